@@ -1,0 +1,8 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["spec/**/*.test.ts"],
+    reporters: ["default", "./spec/summary-reporter.ts"],
+  },
+});
