@@ -1,0 +1,113 @@
+// The store: Flowgate's configuration and activity logs, on the embedded SQLite file or a shared PostgreSQL.
+// One implementation of every operation, over either database (store/database.ts).
+
+import type { Database } from "./database";
+import type { ActivityLog, ActivityLogFilter, DesiredState, StoredConfiguration } from "./model";
+import { migrate } from "./migrate";
+import { applyConfiguration } from "./apply-configuration";
+import type { Change } from "./apply-configuration";
+import { promote } from "./promote";
+import type { PromoteReport, PromoteRequest } from "./promote";
+import { loadConfiguration } from "./load-configuration";
+import { CONFIGURATION_CHANNEL, readConfigurationVersion } from "./queries/deployment";
+import { listActivityLogs, upsertActivityLog } from "./queries/activity-logs";
+
+export interface ApplyReport {
+  readonly changes: readonly Change[];
+  /** The configuration version after the apply (unchanged by a dry run or a file that changes nothing). */
+  readonly version: number;
+  readonly dryRun: boolean;
+}
+
+class DryRun {
+  constructor(readonly changes: Change[]) {}
+}
+
+export class Store {
+  private constructor(readonly database: Database) {}
+
+  /** Opens the store on `database`, applying any migrations it lacks. */
+  static async open(database: Database): Promise<Store> {
+    try {
+      await migrate(database);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    return new Store(database);
+  }
+
+  async configuration(): Promise<StoredConfiguration> {
+    return loadConfiguration(this.database);
+  }
+
+  async configurationVersion(): Promise<number> {
+    return readConfigurationVersion(this.database);
+  }
+
+  /** Makes the store match `desired` in one transaction; with `dryRun`, reports the changes and rolls them back. */
+  async apply(desired: DesiredState, { dryRun = false, now = Date.now() } = {}): Promise<ApplyReport> {
+    try {
+      const changes = await this.database.transaction(async (tx) => {
+        const made = await applyConfiguration(tx, this.database.dialect, desired, now);
+        if (dryRun) throw new DryRun(made);
+        return made;
+      });
+      return { changes, version: await this.configurationVersion(), dryRun };
+    } catch (thrown) {
+      if (thrown instanceof DryRun) return { changes: thrown.changes, version: await this.configurationVersion(), dryRun: true };
+      throw thrown;
+    }
+  }
+
+  async promote(request: PromoteRequest, { now = Date.now() } = {}): Promise<PromoteReport> {
+    return this.database.transaction((tx) => promote(tx, this.database.dialect, request, now));
+  }
+
+  /** Writes activity logs; a log already written (its start) is completed with its finish. */
+  async recordActivity(logs: readonly ActivityLog[]): Promise<void> {
+    if (logs.length === 0) return;
+    await this.database.transaction(async (tx) => {
+      for (const log of logs) await upsertActivityLog(tx, log);
+    });
+  }
+
+  async activityLogs(filter: ActivityLogFilter = {}): Promise<ActivityLog[]> {
+    return listActivityLogs(this.database, filter);
+  }
+
+  /**
+   * Calls `onChange` with the new version whenever the configuration changes, from this process or another. Polls
+   * the version (one small query) every `pollMs`; on PostgreSQL a notification also wakes it at once.
+   */
+  async watchConfiguration(onChange: (version: number) => void, { pollMs = 1000 } = {}): Promise<() => Promise<void>> {
+    let known = await this.configurationVersion();
+    let checking = false;
+    const check = async () => {
+      if (checking) return;
+      checking = true;
+      try {
+        const version = await this.configurationVersion();
+        if (version !== known) {
+          known = version;
+          onChange(version);
+        }
+      } catch {
+        // A database hiccup: the next poll tries again.
+      } finally {
+        checking = false;
+      }
+    };
+    const timer = setInterval(() => void check(), pollMs);
+    timer.unref();
+    const unlisten = await this.database.listen(CONFIGURATION_CHANNEL, () => void check()).catch(() => null);
+    return async () => {
+      clearInterval(timer);
+      await unlisten?.();
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.database.close();
+  }
+}
