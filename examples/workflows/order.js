@@ -1,0 +1,4 @@
+// GET /orders/{orderId}
+export default function order({ orderId }) {
+  return { orderId, status: "shipped" };
+}
