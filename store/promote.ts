@@ -33,7 +33,7 @@ export async function promote(tx: SqlExecutor, dialect: Database["dialect"], req
   const site = configuration.sites.find((candidate) => candidate.name === request.site);
   if (!site) throw new StoreRefusal("not-found", `no Site "${request.site}" (Sites: ${configuration.sites.map((known) => known.name).join(", ") || "none"})`);
   if (!site.releaseManagement) {
-    throw new StoreRefusal("invalid", `Site "${site.name}" does not use Release Management: the latest revision of each Workflow is live in every environment. Set releaseManagement: true to promote revisions`);
+    throw new StoreRefusal("conflict", `Site "${site.name}" does not use Release Management: the latest revision of each Workflow is live in every environment. Set releaseManagement: true to promote revisions`);
   }
   const environment = site.environments.find((name) => name.toLowerCase() === request.environment.toLowerCase());
   if (!environment) throw new StoreRefusal("not-found", `Site "${site.name}" has no environment "${request.environment}" (it has ${site.environments.join(", ")})`);

@@ -2,7 +2,7 @@
 
 export class StoreRefusal extends Error {
   constructor(
-    readonly kind: "not-found" | "conflict" | "invalid",
+    readonly kind: "not-found" | "conflict",
     message: string,
   ) {
     super(message);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Store } from "../../store/store";
 import type { ActivityLog } from "../../store/model";
 import { liveRevisions } from "../../store/live-revisions";
+import { SnapshotCache } from "../../store/snapshot-cache";
 import { StoreRefusal } from "../../store/store-refusal";
 import { insertApiKey, listApiKeys } from "../../store/queries/credentials";
 import { listSites } from "../../store/queries/sites";
@@ -246,6 +247,21 @@ export function storeContract(name: string, fixture: () => StoreFixture, options
       await expect.poll(() => seen, { timeout: 3000, interval: 50 }).toEqual([1]);
       await stop();
       await other.close();
+    });
+
+    it("keeps a gateway's snapshot current without a database call per request", async () => {
+      const gateway = await current!.openAnother();
+      const cache = await SnapshotCache.start(gateway, { pollMs: 100 });
+      expect(cache.current().sitesByHost.size).toBe(0);
+      await store.apply(desired([site("acme", [customers], { releaseManagement: true })]));
+      await expect.poll(() => cache.current().sitesByHost.has("acme.flowgate.localhost"), { timeout: 3000, interval: 50 }).toBe(true);
+
+      await store.apply(desired([site("acme", [{ ...customers, code: "export default () => ({ result: 2 })" }], { releaseManagement: true })]));
+      await store.promote({ site: "acme", workflow: "customer", environment: "Test" });
+      const test = () => cache.current().sitesByHost.get("acme.flowgate.localhost")!.environments.get("test")!.table.lookup("GET", "/customers/7");
+      await expect.poll(() => { const found = test(); return found.kind === "match" ? found.binding.workflow.number : null; }, { timeout: 3000, interval: 50 }).toBe(2);
+      await cache.stop();
+      await gateway.close();
     });
 
     it("serialises concurrent applies from two processes", async () => {

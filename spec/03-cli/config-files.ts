@@ -9,7 +9,7 @@ export function configFolder(yaml: string): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), "flowgate-config-"));
   const file = join(dir, "flowgate.yaml");
   writeFileSync(file, yaml);
-  for (const match of yaml.matchAll(/code:\s*(\S+)/g)) {
+  for (const match of yaml.matchAll(/code:\s*([^\s,}]+)/g)) {
     const path = join(dir, match[1]!);
     mkdirSync(join(path, ".."), { recursive: true });
     writeFileSync(path, `export default () => ({ result: "${match[1]}" });\n`);

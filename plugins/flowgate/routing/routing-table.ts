@@ -72,12 +72,13 @@ export class RoutingTable<W> {
     });
   }
 
-  lookup(method: string, rawPath: string, rawQuery = ""): RouteLookup<W> {
+  /** `query` is the raw query string, or its parameters when the caller has parsed it already. */
+  lookup(method: string, rawPath: string, query: string | QueryParameters = ""): RouteLookup<W> {
     const path = splitRequestPath(rawPath);
     if (!path.ok) return { kind: "bad-request", problem: path.problem };
-    const query = parseQueryString(rawQuery);
-    if (!query.ok) return { kind: "bad-request", problem: query.problem };
-    return decideRoute(this.matchingBindings(method, path.segments), path.segments, query.parameters);
+    const parsed = typeof query === "string" ? parseQueryString(query) : { ok: true as const, parameters: query };
+    if (!parsed.ok) return { kind: "bad-request", problem: parsed.problem };
+    return decideRoute(this.matchingBindings(method, path.segments), path.segments, parsed.parameters);
   }
 
   /** Every binding of the method whose template matches the decoded segments, in the order they were given. */
