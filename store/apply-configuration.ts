@@ -86,7 +86,7 @@ export async function applyConfiguration(tx: SqlExecutor, dialect: Database["dia
 
 function siteDiffers(before: SiteDefinition, after: SiteDefinition): boolean {
   const canonical = (site: SiteDefinition) =>
-    JSON.stringify([site.name, site.subdomain, site.region, site.allowedOrigins, site.environments, site.releaseManagement, site.authMethods]);
+    JSON.stringify([site.name, site.subdomain, site.region, site.allowedOrigins, site.environments, site.releaseManagement, site.authMethods, site.settings, site.outboundHosts]);
   return canonical(before) !== canonical(after);
 }
 

@@ -38,7 +38,16 @@ export interface SiteDefinition {
   readonly environments: readonly string[];
   readonly releaseManagement: boolean;
   readonly authMethods: readonly AuthMethod[];
+  /**
+   * Per-environment settings a Workflow reads as `context.settings`, so Test and Production can point at different
+   * systems. A value `{ env: NAME }` is read from the runner's environment at call time, never stored.
+   */
+  readonly settings: Readonly<Record<string, Readonly<Record<string, SettingValue>>>>;
+  /** Hosts a Workflow may call with `context.http` (`*.example.com` covers subdomains); null allows any. */
+  readonly outboundHosts: readonly string[] | null;
 }
+
+export type SettingValue = string | number | boolean | null | { readonly env: string };
 
 export interface VariableBarDefinition {
   readonly inputs: readonly string[];
@@ -164,6 +173,14 @@ export interface ActivityLog {
   readonly status: number | null;
   readonly durationMs: number | null;
   readonly error: string | null;
+  /** What the Workflow logged with `context.log`, and notes of the service, in order. */
+  readonly messages: readonly ActivityMessage[];
+}
+
+export interface ActivityMessage {
+  readonly at: number;
+  readonly level: "info" | "warn" | "error";
+  readonly text: string;
 }
 
 export interface ActivityLogFilter {

@@ -62,13 +62,16 @@ export function checkConfig(document: ConfigDocument, options: CheckOptions): Co
       environments: checkEnvironments(site, path, report),
       releaseManagement: site.releaseManagement,
       authMethods: site.auth,
+      settings: {},
+      outboundHosts: site.outboundHosts ?? null,
     };
+    const settings = checkSettings(site, definition.environments, path, report);
     const workflows = site.workflows.map((workflow, workflowIndex) =>
       checkWorkflow(site, workflowIndex, [...path, "workflows", workflowIndex], { baseDir, defaultLimits, special, report }),
     );
     checkOverlapPermissions(site, path, report);
     checkOverlaps(site, workflows, path, report);
-    return { ...definition, workflows };
+    return { ...definition, settings, workflows };
   });
 
   const users = checkUsers(raw, sites, environment, options, report);
@@ -112,6 +115,17 @@ function checkEnvironments(site: RawSite, path: DocumentPath, report: Report): s
     else environments.push(name);
   });
   return environments;
+}
+
+/** Settings are keyed by Site Environment; the keys take the environment's own spelling. */
+function checkSettings(site: RawSite, environments: readonly string[], path: DocumentPath, report: Report): SiteDefinition["settings"] {
+  const settings: Record<string, SiteDefinition["settings"][string]> = {};
+  for (const [name, values] of Object.entries(site.settings)) {
+    const environment = environments.find((known) => known.toLowerCase() === name.toLowerCase());
+    if (environment) settings[environment] = values;
+    else report([...path, "settings", name], `Site "${site.name}" has no environment "${name}" (it has ${environments.join(", ")})`);
+  }
+  return settings;
 }
 
 interface WorkflowContext {

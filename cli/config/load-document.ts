@@ -20,7 +20,7 @@ export interface ConfigDocument {
 
 export type DocumentLoad = { readonly ok: true; readonly document: ConfigDocument } | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
 
-const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: true });
+const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: true, allowUnionTypes: true });
 const validate = ajv.compile(schema);
 
 export function loadConfigDocument(file: string, text: string): DocumentLoad {

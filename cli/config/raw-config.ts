@@ -31,6 +31,8 @@ export interface RawSite {
   readonly environments: string[];
   readonly releaseManagement: boolean;
   readonly auth: ("apiKey" | "basic" | "session")[];
+  readonly settings: Record<string, Record<string, string | number | boolean | null | { env: string }>>;
+  readonly outboundHosts?: string[];
   readonly workflows: RawWorkflow[];
 }
 

@@ -28,6 +28,8 @@ export function site(name: string, workflows: WorkflowDefinition[], overrides: P
     environments: ["Production", "Test"],
     releaseManagement: false,
     authMethods: ["apiKey"],
+    settings: {},
+    outboundHosts: null,
     ...overrides,
     workflows,
   };

@@ -64,7 +64,7 @@ export function storeContract(name: string, fixture: () => StoreFixture, options
       expect(await store.configuration()).toMatchObject({ version: 0, deployment: null, sites: [], releases: [], users: [], apiKeys: [] });
       const again = await current!.openAnother();
       const steps = await again.database.all<{ version: number }>("SELECT version FROM schema_migrations");
-      expect(steps.map((step) => Number(step.version))).toEqual([1]);
+      expect(steps.map((step) => Number(step.version))).toEqual([1, 2]);
       await again.close();
     });
 
@@ -229,10 +229,12 @@ export function storeContract(name: string, fixture: () => StoreFixture, options
         status: null,
         durationMs: null,
         error: null,
+        messages: [],
       };
       await store.recordActivity([start, { ...start, id: "act-2", workflow: "order", startedAt: 2000 }]);
-      await store.recordActivity([{ ...start, finishedAt: 1040, status: 200, durationMs: 40 }]);
-      expect(await store.activityLogs({ workflow: "customer" })).toEqual([{ ...start, finishedAt: 1040, status: 200, durationMs: 40 }]);
+      const finish = { ...start, finishedAt: 1040, status: 200, durationMs: 40, messages: [{ at: 1020, level: "info" as const, text: "looked up customer 42" }] };
+      await store.recordActivity([finish]);
+      expect(await store.activityLogs({ workflow: "customer" })).toEqual([finish]);
       expect((await store.activityLogs()).map((log) => log.id)).toEqual(["act-2", "act-1"]);
       expect((await store.activityLogs({ since: 1500 })).map((log) => log.id)).toEqual(["act-2"]);
       expect((await store.activityLogs({ site: "other" })).length).toBe(0);

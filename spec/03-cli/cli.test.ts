@@ -179,6 +179,7 @@ describe("flowgate listings, promote, logs and errors", () => {
       status: 200,
       durationMs: 40,
       error: null,
+      messages: [],
     };
     await store.recordActivity([log, { ...log, id: "act-8", workflow: "logo", startedAt: log.startedAt - 86_400_000 }]);
     await store.close();

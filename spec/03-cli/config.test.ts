@@ -46,7 +46,7 @@ describe("loading flowgate.yaml", () => {
 `;
     expect(problems(yaml)).toEqual([
       "2:5: error: sites[0]: missing required setting \"subdomain\"",
-      "3:5: error: sites[0].subdomian: unknown setting \"subdomian\"; expected one of: name, subdomain, region, allowedOrigins, environments, releaseManagement, auth, workflows",
+      "3:5: error: sites[0].subdomian: unknown setting \"subdomian\"; expected one of: name, subdomain, region, allowedOrigins, environments, releaseManagement, auth, settings, outboundHosts, workflows",
       '4:13: error: sites[0].region: must be one of: "global", "za"',
       '5:21: error: sites[0].allowedOrigins: does not have an accepted form: Origins allowed to call the Site from a browser (CORS): a list of origins, or "*" for any.',
       '7:9: error: sites[0].workflows[0]: missing required setting "template"',

@@ -2,14 +2,30 @@
 
 import type { SqlExecutor } from "../database";
 import type { ActivityLog, ActivityLogFilter } from "../model";
-import { optionalNumber } from "./rows";
+import { json, optionalNumber } from "./rows";
 
 export async function upsertActivityLog(tx: SqlExecutor, log: ActivityLog): Promise<void> {
   await tx.run(
-    `INSERT INTO activity_logs (id, site, workflow, revision, environment, method, url, principal, started_at, initialisation_xml, finished_at, status, duration_ms, error)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at, status = excluded.status, duration_ms = excluded.duration_ms, error = excluded.error`,
-    [log.id, log.site, log.workflow, log.revision, log.environment, log.method, log.url, log.principal, log.startedAt, log.initialisationXml, log.finishedAt, log.status, log.durationMs, log.error],
+    `INSERT INTO activity_logs (id, site, workflow, revision, environment, method, url, principal, started_at, initialisation_xml, finished_at, status, duration_ms, error, messages)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at, status = excluded.status, duration_ms = excluded.duration_ms, error = excluded.error, messages = excluded.messages`,
+    [
+      log.id,
+      log.site,
+      log.workflow,
+      log.revision,
+      log.environment,
+      log.method,
+      log.url,
+      log.principal,
+      log.startedAt,
+      log.initialisationXml,
+      log.finishedAt,
+      log.status,
+      log.durationMs,
+      log.error,
+      JSON.stringify(log.messages),
+    ],
   );
 }
 
@@ -40,5 +56,6 @@ export async function listActivityLogs(tx: SqlExecutor, filter: ActivityLogFilte
     status: optionalNumber(row.status),
     durationMs: optionalNumber(row.duration_ms),
     error: row.error === null ? null : String(row.error),
+    messages: json<ActivityLog["messages"]>(row.messages),
   }));
 }

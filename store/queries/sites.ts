@@ -10,7 +10,7 @@ export interface SiteRow extends SiteDefinition {
 
 export async function listSites(tx: SqlExecutor): Promise<SiteRow[]> {
   const rows = await tx.all<Record<string, unknown>>(
-    "SELECT id, name, subdomain, region, allowed_origins, environments, release_management, auth_methods FROM sites ORDER BY name",
+    "SELECT id, name, subdomain, region, allowed_origins, environments, release_management, auth_methods, settings, outbound_hosts FROM sites ORDER BY name",
   );
   return rows.map((row) => ({
     id: Number(row.id),
@@ -21,16 +21,28 @@ export async function listSites(tx: SqlExecutor): Promise<SiteRow[]> {
     environments: json<string[]>(row.environments),
     releaseManagement: flag(row.release_management),
     authMethods: json<AuthMethod[]>(row.auth_methods),
+    settings: json<SiteDefinition["settings"]>(row.settings),
+    outboundHosts: json<string[] | null>(row.outbound_hosts),
   }));
 }
 
 function columns(site: SiteDefinition): unknown[] {
-  return [site.name, site.subdomain, site.region, JSON.stringify(site.allowedOrigins), JSON.stringify(site.environments), site.releaseManagement, JSON.stringify(site.authMethods)];
+  return [
+    site.name,
+    site.subdomain,
+    site.region,
+    JSON.stringify(site.allowedOrigins),
+    JSON.stringify(site.environments),
+    site.releaseManagement,
+    JSON.stringify(site.authMethods),
+    JSON.stringify(site.settings),
+    JSON.stringify(site.outboundHosts),
+  ];
 }
 
 export async function insertSite(tx: SqlExecutor, site: SiteDefinition, now: number): Promise<number> {
   const [row] = await tx.all<{ id: number }>(
-    "INSERT INTO sites (name, subdomain, region, allowed_origins, environments, release_management, auth_methods, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    "INSERT INTO sites (name, subdomain, region, allowed_origins, environments, release_management, auth_methods, settings, outbound_hosts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     [...columns(site), now, now],
   );
   return Number(row!.id);
@@ -38,7 +50,7 @@ export async function insertSite(tx: SqlExecutor, site: SiteDefinition, now: num
 
 export async function updateSite(tx: SqlExecutor, id: number, site: SiteDefinition, now: number): Promise<void> {
   await tx.run(
-    "UPDATE sites SET name = ?, subdomain = ?, region = ?, allowed_origins = ?, environments = ?, release_management = ?, auth_methods = ?, updated_at = ? WHERE id = ?",
+    "UPDATE sites SET name = ?, subdomain = ?, region = ?, allowed_origins = ?, environments = ?, release_management = ?, auth_methods = ?, settings = ?, outbound_hosts = ?, updated_at = ? WHERE id = ?",
     [...columns(site), now, id],
   );
 }
