@@ -9,6 +9,7 @@ import { registerListingCommands } from "./commands/listing-commands";
 import { registerExplainCommand } from "./commands/explain-command";
 import { registerLogsCommand } from "./commands/logs-command";
 import { registerHashPasswordCommand } from "./commands/hash-password-command";
+import { registerServerCommands } from "./commands/server-commands";
 
 function buildProgram(io: Io): Command {
   const program = new Command("flowgate")
@@ -24,6 +25,7 @@ function buildProgram(io: Io): Command {
   registerExplainCommand(program, io);
   registerLogsCommand(program, io);
   registerHashPasswordCommand(program, io);
+  registerServerCommands(program, io);
   // Every subcommand reports its usage errors the same way as the program does.
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError("(run with --help for usage)");
   return program;

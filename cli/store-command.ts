@@ -9,16 +9,20 @@ import { StoreRefusal } from "../store/store-refusal";
 import { CliError, EXIT } from "./exit-codes";
 import type { Io } from "./output";
 
-export async function withStore<T>(command: Command, io: Io, work: (store: Store) => Promise<T>): Promise<T> {
+/** Opens the store the command line names; the caller closes it. */
+export async function openStoreFor(command: Command, io: Io): Promise<Store> {
   const options = command.optsWithGlobals<{ dataDir?: string; databaseUrl?: string }>();
   const fromEnvironment = storeLocationFromEnvironment(io.environment);
-  let store: Store;
   try {
-    store = await openStore({ databaseUrl: options.databaseUrl ?? fromEnvironment.databaseUrl, dataDir: options.dataDir ?? fromEnvironment.dataDir });
+    return await openStore({ databaseUrl: options.databaseUrl ?? fromEnvironment.databaseUrl, dataDir: options.dataDir ?? fromEnvironment.dataDir });
   } catch (error) {
     if (error instanceof DatabaseUnavailable) throw new CliError(EXIT.storeUnavailable, error.message);
     throw error;
   }
+}
+
+export async function withStore<T>(command: Command, io: Io, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStoreFor(command, io);
   try {
     return await work(store);
   } catch (error) {

@@ -19,7 +19,7 @@ export class SnapshotCache {
   }
 
   /** Loads the first snapshot and starts watching; `pollMs` bounds how late a change can be seen. */
-  static async start(store: Store, { pollMs = 1000, onError = (_error: unknown) => undefined } = {}): Promise<SnapshotCache> {
+  static async start(store: Store, { pollMs = 1000, onError = (_error: unknown): void => undefined } = {}): Promise<SnapshotCache> {
     const cache = new SnapshotCache(store, buildSnapshot(await store.configuration()), onError);
     cache.stopWatching = await store.watchConfiguration(() => void cache.refresh(), { pollMs });
     return cache;

@@ -6,7 +6,8 @@ import { liveRevisions, bindingsOf } from "./live-revisions";
 import type { Binding } from "../plugins/flowgate/routing/binding";
 import { RoutingTable } from "../plugins/flowgate/routing/routing-table";
 import { DEFAULT_BASE_DOMAINS, siteHost } from "../plugins/flowgate/site-host";
-import { DEFAULT_PROPERTY_PREFIX } from "../plugins/flowgate/variable-bar";
+import { DEFAULT_PROPERTY_PREFIX, specialProperties } from "../plugins/flowgate/variable-bar";
+import type { SpecialProperties } from "../plugins/flowgate/variable-bar";
 
 export interface SiteEnvironmentSnapshot {
   readonly name: string;
@@ -24,6 +25,8 @@ export interface SiteSnapshot {
 export interface GatewaySnapshot {
   readonly version: number;
   readonly deployment: DeploymentSettings;
+  /** The special Variable Bar property names under the deployment's prefix. */
+  readonly special: SpecialProperties;
   readonly sitesByHost: ReadonlyMap<string, SiteSnapshot>;
 }
 
@@ -41,5 +44,5 @@ export function buildSnapshot(configuration: StoredConfiguration): GatewaySnapsh
     const host = siteHost(site, deployment);
     sitesByHost.set(host, { site, host, environments });
   }
-  return { version: configuration.version, deployment, sitesByHost };
+  return { version: configuration.version, deployment, special: specialProperties(deployment.variableBarPrefix), sitesByHost };
 }

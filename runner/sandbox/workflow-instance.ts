@@ -1,0 +1,165 @@
+// One warm instance of a Workflow revision: an isolate with the revision's module compiled and its context API
+// installed. It runs one call at a time, so a call that has to be stopped takes nobody else's call with it.
+
+import ivm from "isolated-vm";
+import type { Limits } from "../../store/model";
+import type { CallContext, HostServices, SandboxOutcome } from "./sandbox-types";
+import { parseXml, buildXml } from "./xml";
+
+// Runs inside the isolate before the Workflow's module: turns the host functions into the `context` API and takes
+// the raw references off the global object, where Workflow code could otherwise reach them.
+const BOOTSTRAP = `(() => {
+  const host = { log: __fg_log, http: __fg_http, call: __fg_call, xmlParse: __fg_xml_parse, xmlBuild: __fg_xml_build };
+  for (const name of ["__fg_log", "__fg_http", "__fg_call", "__fg_xml_parse", "__fg_xml_build"]) delete globalThis[name];
+  const asText = (value) => {
+    if (typeof value === "string") return value;
+    try { return JSON.stringify(value); } catch { return String(value); }
+  };
+  const logger = (level) => (...values) => host.log(level, values.map(asText).join(" "));
+  const remote = (reference) => (...args) => reference.apply(undefined, args, { arguments: { copy: true }, result: { promise: true, copy: true } });
+  const freeze = (value) => {
+    if (value && typeof value === "object") { Object.values(value).forEach(freeze); Object.freeze(value); }
+    return value;
+  };
+  globalThis.__fg_context = (meta) => Object.freeze({
+    environment: meta.environment,
+    activityId: meta.activityId,
+    site: meta.site,
+    workflow: meta.workflow,
+    revision: meta.revision,
+    settings: freeze(meta.settings),
+    log: Object.assign(logger("info"), { info: logger("info"), warn: logger("warn"), error: logger("error") }),
+    http: Object.freeze({ request: remote(host.http) }),
+    xml: Object.freeze({ parse: (text, options) => host.xmlParse(text, options), build: (value, options) => host.xmlBuild(value, options) }),
+    callWorkflow: remote(host.call),
+  });
+})();`;
+
+// The entry point: calls the Workflow's default export with its inputs and a fresh context.
+const ENTRY = `import workflow from "workflow";
+const makeContext = globalThis.__fg_context;
+delete globalThis.__fg_context;
+export default async function run(inputs, meta) {
+  return await workflow(inputs, makeContext(meta));
+}`;
+
+const WORKFLOW_SPECIFIER = "workflow";
+
+export class InvalidWorkflowCode extends Error {}
+
+export class WorkflowInstance {
+  private host: HostServices | null = null;
+  private disposedFor: "timeout" | "cpu" | null = null;
+
+  private constructor(
+    private readonly isolate: ivm.Isolate,
+    private readonly entry: ivm.Reference<(inputs: unknown, meta: unknown) => Promise<unknown>>,
+  ) {}
+
+  /** Compiles `code` into a new isolate. Throws InvalidWorkflowCode when the module cannot be used. */
+  static async create(code: string, limits: Limits, name: string): Promise<WorkflowInstance> {
+    const isolate = new ivm.Isolate({ memoryLimit: Math.max(8, limits.memoryMb) });
+    try {
+      const context = await isolate.createContext();
+      let instance: WorkflowInstance | null = null;
+      const services = () => {
+        if (!instance?.host) throw new Error("the context is only usable during a call");
+        return instance.host;
+      };
+      const global = context.global;
+      await global.set("__fg_log", new ivm.Callback((level: "info" | "warn" | "error", text: string) => services().log(level, String(text)), { ignored: true }));
+      await global.set("__fg_http", new ivm.Reference((request: unknown) => services().http(request)));
+      await global.set("__fg_call", new ivm.Reference((workflow: unknown, inputs: unknown) => services().callWorkflow(String(workflow), (inputs ?? {}) as Record<string, unknown>)));
+      await global.set("__fg_xml_parse", new ivm.Callback((text: unknown, options: unknown) => parseXml(text, options)));
+      await global.set("__fg_xml_build", new ivm.Callback((value: unknown, options: unknown) => buildXml(value, options)));
+      await context.eval(BOOTSTRAP);
+
+      const workflow = await compile(isolate, code, `workflow:///${name}.js`);
+      await workflow.instantiate(context, (specifier) => {
+        throw new Error(`Workflow code cannot import "${specifier}": what it needs comes through its context`);
+      });
+      await workflow.evaluate({ timeout: limits.cpuMs });
+      if ((await workflow.namespace.get("default", { reference: true })).typeof !== "function") {
+        throw new InvalidWorkflowCode("the Workflow's code must export a default function: export default function (inputs, context) { ... }");
+      }
+      const wrapper = await compile(isolate, ENTRY, `workflow:///${name}.entry.js`);
+      await wrapper.instantiate(context, (specifier) => {
+        if (specifier === WORKFLOW_SPECIFIER) return workflow;
+        throw new Error(`unexpected import "${specifier}"`);
+      });
+      await wrapper.evaluate();
+      instance = new WorkflowInstance(isolate, await wrapper.namespace.get("default", { reference: true }));
+      return instance;
+    } catch (error) {
+      if (!isolate.isDisposed) isolate.dispose();
+      if (error instanceof InvalidWorkflowCode) throw error;
+      throw new InvalidWorkflowCode(`the Workflow's code cannot be loaded: ${(error as Error).message}`);
+    }
+  }
+
+  get usable(): boolean {
+    return !this.isolate.isDisposed;
+  }
+
+  /** Runs one call. Inputs and outputs are copied across the boundary; nothing of the host reaches the Workflow. */
+  async run(inputs: Record<string, unknown>, meta: CallContext, host: HostServices, limits: Limits): Promise<SandboxOutcome> {
+    this.host = host;
+    const cpuAtStart = this.isolate.cpuTime;
+    const started = Date.now();
+    // Wall clock and CPU time are watched from outside: stopping the isolate is the only sure way to stop its code.
+    const wall = setTimeout(() => this.stop("timeout"), limits.timeoutMs);
+    const cpu = setInterval(() => {
+      if (!this.isolate.isDisposed && Number(this.isolate.cpuTime - cpuAtStart) / 1e6 > limits.cpuMs) this.stop("cpu");
+    }, 10);
+    try {
+      const outputs = await this.entry.apply(undefined, [new ivm.ExternalCopy(inputs).copyInto(), new ivm.ExternalCopy(meta).copyInto()], {
+        result: { promise: true, copy: true },
+        timeout: limits.cpuMs,
+      });
+      return { ok: true, outputs, cpuMs: this.cpuMsSince(cpuAtStart), wallMs: Date.now() - started };
+    } catch (error) {
+      return this.failure(error, limits);
+    } finally {
+      clearTimeout(wall);
+      clearInterval(cpu);
+      this.host = null;
+    }
+  }
+
+  dispose(): void {
+    if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+
+  private stop(reason: "timeout" | "cpu"): void {
+    this.disposedFor ??= reason;
+    this.dispose();
+  }
+
+  private cpuMsSince(start: bigint): number {
+    return this.isolate.isDisposed ? 0 : Number(this.isolate.cpuTime - start) / 1e6;
+  }
+
+  private failure(error: unknown, limits: Limits): SandboxOutcome {
+    const message = error instanceof Error ? error.message : String(error);
+    if (this.disposedFor === "timeout") return { ok: false, failure: "timeout", message: `the Workflow ran past its time limit of ${limits.timeoutMs} ms` };
+    if (this.disposedFor === "cpu" || /Script execution timed out/.test(message)) {
+      this.dispose();
+      return { ok: false, failure: "cpu", message: `the Workflow used more than its CPU time limit of ${limits.cpuMs} ms` };
+    }
+    if (/memory limit/i.test(message) || this.isolate.isDisposed) {
+      this.dispose();
+      return { ok: false, failure: "memory", message: `the Workflow went over its memory limit of ${limits.memoryMb} MB` };
+    }
+    if (/could not be cloned/.test(message)) return { ok: false, failure: "invalid-output", message: `the Workflow returned something that is not plain data: ${message}` };
+    const stack = error instanceof Error && error.stack ? error.stack.split("\n").filter((line) => !line.includes("(<isolated-vm boundary>)") && !line.includes("node:") && !/\(\/|at \//.test(line)).join("\n") : message;
+    return { ok: false, failure: "error", message: stack };
+  }
+}
+
+async function compile(isolate: ivm.Isolate, code: string, filename: string): Promise<ivm.Module> {
+  try {
+    return await isolate.compileModule(code, { filename });
+  } catch (error) {
+    throw new InvalidWorkflowCode(`the Workflow's code does not compile: ${(error as Error).message}`);
+  }
+}
