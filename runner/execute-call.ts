@@ -43,6 +43,8 @@ const MAX_MESSAGE_LENGTH = 4000;
 export async function executeCall(site: SiteSnapshot, record: DispatchRecord, revision: Revision, request: CallRequest, runner: RunnerContext): Promise<HttpResponse> {
   const startedAt = Date.now();
   const messages: ActivityMessage[] = [];
+  const url = redactedUrl(request.path, request.query);
+  const principal = describePrincipal(record.principal);
   const start: ActivityLog = {
     id: record.activityId,
     site: record.site,
@@ -50,8 +52,8 @@ export async function executeCall(site: SiteSnapshot, record: DispatchRecord, re
     revision: record.revision,
     environment: record.environment,
     method: request.method,
-    url: redactedUrl(request.path, request.query),
-    principal: describePrincipal(record.principal),
+    url,
+    principal,
     startedAt,
     initialisationXml: initialisationXml({
       activityId: record.activityId,
@@ -60,8 +62,8 @@ export async function executeCall(site: SiteSnapshot, record: DispatchRecord, re
       workflow: record.workflow,
       revision: record.revision,
       method: request.method,
-      url: redactedUrl(request.path, request.query),
-      user: describePrincipal(record.principal),
+      url,
+      user: principal,
       startedAt,
     }),
     finishedAt: null,

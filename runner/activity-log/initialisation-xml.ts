@@ -18,7 +18,10 @@ export interface Initialisation {
 // XML 1.0 allows no control characters but tab, line feed and carriage return; anything else is replaced.
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+const NEEDS_ESCAPING = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 export function escapeXml(text: string): string {
+  if (!NEEDS_ESCAPING.test(text)) return text;
   return text
     .replace(NOT_XML, "\uFFFD")
     .replace(/&/g, "&amp;")

@@ -3,25 +3,33 @@
 
 import type { Revision } from "../../store/model";
 import type { CallContext, HostServices, SandboxOutcome } from "./sandbox-types";
-import { InvalidWorkflowCode, WorkflowInstance } from "./workflow-instance";
+import { InvalidWorkflowCode, OVER_SYNC_BUDGET, WorkflowInstance } from "./workflow-instance";
 
 export interface SandboxOptions {
   /** Warm instances kept per revision; more calls at once than this wait their turn. */
   readonly instancesPerRevision?: number;
+  /**
+   * How long a Workflow's synchronous part may run on the server's own thread (the fast path); 0 turns the fast
+   * path off. A revision that overruns it once runs on the isolate's thread from then on.
+   */
+  readonly syncBudgetMs?: number;
 }
 
 interface RevisionPool {
   readonly idle: WorkflowInstance[];
   busy: number;
   readonly waiting: (() => void)[];
+  fastPath: boolean;
 }
 
 export class Sandbox {
   private readonly pools = new Map<string, RevisionPool>();
   private readonly instancesPerRevision: number;
+  private readonly syncBudgetMs: number;
 
   constructor(options: SandboxOptions = {}) {
-    this.instancesPerRevision = options.instancesPerRevision ?? 4;
+    this.instancesPerRevision = options.instancesPerRevision ?? 8;
+    this.syncBudgetMs = options.syncBudgetMs ?? 10;
   }
 
   /**
@@ -34,8 +42,16 @@ export class Sandbox {
     pool.busy++;
     let instance: WorkflowInstance | undefined;
     try {
-      instance = pool.idle.pop() ?? (await WorkflowInstance.create(revision.code, revision.limits, `${revision.site}/${revision.workflow}@${revision.number}`));
-      return await instance.run(inputs, meta, host, revision.limits);
+      const name = `${revision.site}/${revision.workflow}@${revision.number}`;
+      instance = pool.idle.pop() ?? (await WorkflowInstance.create(revision.code, revision.limits, name));
+      const budget = pool.fastPath && this.syncBudgetMs > 0 ? Math.min(this.syncBudgetMs, revision.limits.cpuMs) : undefined;
+      const outcome = await instance.run(inputs, meta, host, revision.limits, budget);
+      if (outcome !== OVER_SYNC_BUDGET) return outcome;
+      pool.fastPath = false;
+      instance = await WorkflowInstance.create(revision.code, revision.limits, name);
+      const retried = await instance.run(inputs, meta, host, revision.limits);
+      if (retried === OVER_SYNC_BUDGET) throw new Error("a call without the fast path cannot overrun its budget");
+      return retried;
     } catch (error) {
       if (error instanceof InvalidWorkflowCode) return { ok: false, failure: "invalid-code", message: error.message };
       throw error;
@@ -64,7 +80,7 @@ export class Sandbox {
   private poolFor(revision: Revision): RevisionPool {
     const key = revisionKey(revision);
     let pool = this.pools.get(key);
-    if (!pool) this.pools.set(key, (pool = { idle: [], busy: 0, waiting: [] }));
+    if (!pool) this.pools.set(key, (pool = { idle: [], busy: 0, waiting: [], fastPath: true }));
     return pool;
   }
 }

@@ -107,6 +107,24 @@ describe("running Workflow code in the sandbox", () => {
     expect((await hang).ok).toBe(false);
   });
 
+  it("runs a Workflow whose synchronous part is long again off the fast path, with no effect done twice", async () => {
+    const fastSandbox = new Sandbox({ syncBudgetMs: 5 });
+    let requests = 0;
+    const host = recordingHost({ http: async () => ({ status: 200, headers: {}, body: String(++requests) }) });
+    const heavy = revision(
+      "export default async (inputs, context) => { context.log('starting'); const answer = context.http.request({ url: 'https://example.test' }); let sum = 0; for (let i = 0; i < 5e7; i++) sum += i % 7; return { sum, answer: (await answer).body }; }",
+      { cpuMs: 5000, timeoutMs: 10000 },
+    );
+    const first = await fastSandbox.run(heavy, {}, meta(), host);
+    expect(first).toMatchObject({ ok: true, outputs: { answer: "1" } });
+    expect(requests).toBe(1);
+    expect(host.logged).toEqual(["info: starting"]);
+    // From now on the revision skips the fast path: no second attempt, no second request.
+    expect(await fastSandbox.run(heavy, {}, meta(), host)).toMatchObject({ ok: true, outputs: { answer: "2" } });
+    expect(requests).toBe(2);
+    fastSandbox.close();
+  });
+
   it("keeps host objects out of reach", async () => {
     const attempts = [
       "this.constructor.constructor('return process')()",

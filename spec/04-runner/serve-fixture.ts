@@ -10,6 +10,7 @@ import { SnapshotCache } from "../../store/snapshot-cache";
 import { Sandbox } from "../../runner/sandbox/sandbox";
 import { ActivityLogWriter } from "../../runner/activity-log/activity-log-writer";
 import { serveHandler } from "../../runner/serve-handler";
+import { runnerHandler } from "../../runner/runner-handler";
 import type { Authenticate } from "../../plugins/flowgate/auth/authenticate";
 import { anonymousOnly } from "../../plugins/flowgate/auth/authenticate";
 import { configFolder } from "../03-cli/config-files";
@@ -18,6 +19,7 @@ import type { ActivityLog } from "../../store/model";
 export interface Served {
   readonly port: number;
   readonly store: Store;
+  readonly snapshots: SnapshotCache;
   readonly activityLog: ActivityLogWriter;
   readonly warnings: string[];
   /** The activity log of a call, once the writer has stored it with its finish. */
@@ -25,7 +27,15 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serve(yaml: string, { files = {} as Record<string, string>, authenticate = anonymousOnly(), environment = {} as NodeJS.ProcessEnv } = {}): Promise<Served> {
+export interface ServeOptions {
+  readonly files?: Record<string, string>;
+  readonly authenticate?: Authenticate;
+  readonly environment?: NodeJS.ProcessEnv;
+  /** Serve as the runner behind Kong, with this dispatch secret, instead of as `flowgate serve`. */
+  readonly runnerSecret?: Buffer;
+}
+
+export async function serve(yaml: string, { files = {}, authenticate = anonymousOnly(), environment = {}, runnerSecret }: ServeOptions = {}): Promise<Served> {
   const { file, dir } = configFolder(yaml, files);
   const checked = loadConfig(file, { resolveSecrets: true, environment });
   if (!checked.ok) throw new Error(checked.problems.map((problem) => problem.message).join("\n"));
@@ -35,11 +45,15 @@ export async function serve(yaml: string, { files = {} as Record<string, string>
   const sandbox = new Sandbox();
   const warnings: string[] = [];
   const activityLog = new ActivityLogWriter(store, { flushIntervalMs: 10, warn: (message) => warnings.push(message) });
-  const server: Server = createServer(serveHandler({ snapshots, runner: { sandbox, activityLog, environment }, authenticate, warn: (message) => warnings.push(message) }));
+  const runner = { sandbox, activityLog, environment };
+  const warn = (message: string) => warnings.push(message);
+  const handler = runnerSecret ? runnerHandler({ snapshots, runner, secret: runnerSecret, warn }) : serveHandler({ snapshots, runner, authenticate, warn });
+  const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as AddressInfo).port,
     store,
+    snapshots,
     activityLog,
     warnings,
     async logOf(activityId) {

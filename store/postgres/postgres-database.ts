@@ -9,6 +9,8 @@ export interface PostgresOptions {
   readonly url: string;
   /** A schema to keep Flowgate's tables in (created when missing); the server's default search path otherwise. */
   readonly schema?: string;
+  /** How the connections show in pg_stat_activity (default `flowgate`). */
+  readonly applicationName?: string;
 }
 
 const INT8 = 20;
@@ -23,13 +25,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
   if (options.schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.schema)) {
     throw new DatabaseUnavailable(`schema name "${options.schema}" must be lower-case letters, digits and underscores`);
   }
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: 10,
-    types,
-    connectionTimeoutMillis: 5000,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-  });
+  const pool = new pg.Pool({ ...connectionSettings(options), max: 10, types, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
   try {
@@ -40,6 +36,14 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
     throw new DatabaseUnavailable(`cannot reach PostgreSQL at ${location}: ${(error as Error).message}`);
   }
   return new PostgresDatabase(pool, location, options);
+}
+
+function connectionSettings(options: PostgresOptions): pg.ClientConfig {
+  return {
+    connectionString: options.url,
+    application_name: options.applicationName ?? "flowgate",
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  };
 }
 
 function redact(url: string): string {
@@ -90,6 +94,10 @@ class PostgresDatabase extends PostgresExecutor implements Database {
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A connection cut while checked out reports here; the failing query reports it to the caller too.
+    const ignore = () => undefined;
+    client.on("error", ignore);
+    let broken: Error | undefined;
     try {
       await client.query("BEGIN");
       await client.query("SELECT pg_advisory_xact_lock($1)", [WRITE_LOCK]);
@@ -97,19 +105,20 @@ class PostgresDatabase extends PostgresExecutor implements Database {
       await client.query("COMMIT");
       return result;
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      await client.query("ROLLBACK").catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
       throw error;
     } finally {
-      client.release();
+      client.off("error", ignore);
+      // A client whose connection failed is dropped rather than handed to the next caller.
+      client.release(broken);
     }
   }
 
   async listen(channel: string, onMessage: () => void): Promise<() => Promise<void>> {
     // A dedicated connection: LISTEN lasts as long as the session, so it cannot come from the pool.
-    const client = new pg.Client({
-      connectionString: this.options.url,
-      ...(this.options.schema ? { options: `-c search_path=${this.options.schema}` } : {}),
-    });
+    const client = new pg.Client(connectionSettings(this.options));
     client.on("error", () => undefined);
     await client.connect();
     client.on("notification", (message) => {

@@ -36,14 +36,31 @@ function bindable(params: readonly unknown[]): unknown[] {
 }
 
 class SqliteExecutor implements SqlExecutor {
-  constructor(protected readonly connection: BetterSqlite3.Database) {}
+  constructor(
+    protected readonly connection: BetterSqlite3.Database,
+    // Our statements are a fixed set, so each is prepared once per connection.
+    private readonly statements = new Map<string, BetterSqlite3.Statement>(),
+  ) {}
 
   async all<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.connection.prepare(sql).all(...bindable(params)) as T[];
+    return this.statement(sql).all(...bindable(params)) as T[];
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return this.connection.prepare(sql).run(...bindable(params)).changes;
+    return this.statement(sql).run(...bindable(params)).changes;
+  }
+
+  protected get preparedStatements(): Map<string, BetterSqlite3.Statement> {
+    return this.statements;
+  }
+
+  private statement(sql: string): BetterSqlite3.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.connection.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   async exec(script: string): Promise<void> {
@@ -76,7 +93,7 @@ class SqliteDatabase extends SqliteExecutor implements Database {
     return this.inTurn(async () => {
       await this.beginImmediate();
       try {
-        const result = await work(new SqliteExecutor(this.connection));
+        const result = await work(new SqliteExecutor(this.connection, this.preparedStatements));
         this.connection.exec("COMMIT");
         return result;
       } catch (error) {
