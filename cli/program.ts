@@ -10,6 +10,7 @@ import { registerExplainCommand } from "./commands/explain-command";
 import { registerLogsCommand } from "./commands/logs-command";
 import { registerHashPasswordCommand } from "./commands/hash-password-command";
 import { registerServerCommands } from "./commands/server-commands";
+import { registerCredentialCommands } from "./commands/credential-commands";
 
 function buildProgram(io: Io): Command {
   const program = new Command("flowgate")
@@ -26,8 +27,13 @@ function buildProgram(io: Io): Command {
   registerLogsCommand(program, io);
   registerHashPasswordCommand(program, io);
   registerServerCommands(program, io);
-  // Every subcommand reports its usage errors the same way as the program does.
-  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError("(run with --help for usage)");
+  registerCredentialCommands(program, io);
+  // Every subcommand, at any depth, reports its usage errors the same way as the program does.
+  const configure = (command: Command): void => {
+    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError("(run with --help for usage)");
+    command.commands.forEach(configure);
+  };
+  program.commands.forEach(configure);
   return program;
 }
 

@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SnapshotCache } from "../store/snapshot-cache";
-import type { Authenticate } from "../plugins/flowgate/auth/authenticate";
+import type { Authentication } from "../plugins/flowgate/auth/built-in-authentication";
 import { decide } from "../plugins/flowgate/decide";
 import { corsHeaders, corsPolicy, isPreflight } from "../plugins/flowgate/cors-policy";
 import { normaliseHost } from "../plugins/flowgate/site-host";
@@ -16,7 +16,7 @@ import { internalError } from "./internal-error";
 export interface ServeOptions {
   readonly snapshots: SnapshotCache;
   readonly runner: Omit<RunnerContext, "special">;
-  readonly authenticate: Authenticate;
+  readonly authentication: Pick<Authentication, "authenticate"> & Partial<Pick<Authentication, "tokenEndpoint">>;
   readonly warn: (message: string) => void;
 }
 
@@ -31,6 +31,9 @@ async function handle(request: IncomingMessage, response: ServerResponse, option
   const method = request.method ?? "GET";
   const headers = requestHeaders(request);
   const { path, query } = splitUrl(request.url ?? "/");
+  const clientAddress = request.socket.remoteAddress ?? "";
+  const token = options.authentication.tokenEndpoint?.(snapshot, { method, host: headers.host ?? "", path, query, clientAddress });
+  if (token) return writeResponse(response, method, await token);
   const site = snapshot.sitesByHost.get(normaliseHost(headers.host ?? ""));
   const policy = site ? corsPolicy(site.site) : null;
   if (policy && isPreflight(method, headers)) {
@@ -38,7 +41,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, option
   }
   const cors = policy ? corsHeaders(policy, headers.origin, null) : {};
 
-  const decision = await decide(snapshot, { method, host: headers.host ?? "", path, query, headers, clientAddress: request.socket.remoteAddress ?? "" }, { authenticate: options.authenticate });
+  const decision = await decide(snapshot, { method, host: headers.host ?? "", path, query, headers, clientAddress }, { authenticate: options.authentication.authenticate });
   if (decision.kind === "respond") return writeResponse(response, method, decision.response, cors);
 
   const limit = decision.revision.limits.maxBodyBytes;

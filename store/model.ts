@@ -15,6 +15,8 @@ export interface DeploymentSettings {
   readonly baseDomains: Readonly<Record<Region, string>>;
   /** The Variable Bar prefix the spec writes as `Svc` (default `Fg`). */
   readonly variableBarPrefix: string;
+  /** Lifetimes of legacy session tokens (default: 30 minutes idle, 12 hours in all). */
+  readonly sessions?: { readonly idleMinutes: number; readonly absoluteHours: number };
 }
 
 export interface Limits {

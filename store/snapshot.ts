@@ -1,7 +1,7 @@
 // The gateway's view of the configuration at one version: each Site by host, each Site Environment with the
 // routing table of its live revisions. Built once per configuration change, read on every request.
 
-import type { DeploymentSettings, Revision, StoredConfiguration, StoredSite } from "./model";
+import type { ApiKey, DeploymentSettings, Revision, StoredConfiguration, StoredSite, UserDefinition } from "./model";
 import { liveRevisions, bindingsOf } from "./live-revisions";
 import type { Binding } from "../plugins/flowgate/routing/binding";
 import { RoutingTable } from "../plugins/flowgate/routing/routing-table";
@@ -28,6 +28,9 @@ export interface GatewaySnapshot {
   /** The special Variable Bar property names under the deployment's prefix. */
   readonly special: SpecialProperties;
   readonly sitesByHost: ReadonlyMap<string, SiteSnapshot>;
+  /** API keys by the hash of each of their tokens, primary and secondary. */
+  readonly apiKeysByHash: ReadonlyMap<string, ApiKey>;
+  readonly usersByName: ReadonlyMap<string, UserDefinition>;
 }
 
 export const DEFAULT_DEPLOYMENT: DeploymentSettings = { baseDomains: DEFAULT_BASE_DOMAINS, variableBarPrefix: DEFAULT_PROPERTY_PREFIX };
@@ -44,5 +47,11 @@ export function buildSnapshot(configuration: StoredConfiguration): GatewaySnapsh
     const host = siteHost(site, deployment);
     sitesByHost.set(host, { site, host, environments });
   }
-  return { version: configuration.version, deployment, special: specialProperties(deployment.variableBarPrefix), sitesByHost };
+  const apiKeysByHash = new Map<string, ApiKey>();
+  for (const key of configuration.apiKeys) {
+    apiKeysByHash.set(key.primaryHash, key);
+    if (key.secondaryHash) apiKeysByHash.set(key.secondaryHash, key);
+  }
+  const usersByName = new Map(configuration.users.map((user) => [user.name, user]));
+  return { version: configuration.version, deployment, special: specialProperties(deployment.variableBarPrefix), sitesByHost, apiKeysByHash, usersByName };
 }

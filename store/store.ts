@@ -11,6 +11,11 @@ import type { PromoteReport, PromoteRequest } from "./promote";
 import { loadConfiguration } from "./load-configuration";
 import { CONFIGURATION_CHANNEL, readConfigurationVersion } from "./queries/deployment";
 import { listActivityLogs, upsertActivityLog } from "./queries/activity-logs";
+import { deleteExpiredSessions, findSession, insertSession, revokeUserSessions, touchSession } from "./queries/sessions";
+import { changeApiKey, createApiKey } from "./api-keys";
+import type { KeyChange, NewApiKey } from "./api-keys";
+import type { SessionRecord, SessionStore } from "../plugins/flowgate/auth/session/sessions";
+import { StoreRefusal } from "./store-refusal";
 
 export interface ApplyReport {
   readonly changes: readonly Change[];
@@ -23,7 +28,7 @@ class DryRun {
   constructor(readonly changes: Change[]) {}
 }
 
-export class Store {
+export class Store implements SessionStore {
   private constructor(readonly database: Database) {}
 
   /** Opens the store on `database`, applying any migrations it lacks. */
@@ -105,6 +110,36 @@ export class Store {
       clearInterval(timer);
       await unlisten?.();
     };
+  }
+
+  async createApiKey(key: NewApiKey, { now = Date.now() } = {}): Promise<string> {
+    return this.database.transaction((tx) => createApiKey(tx, this.database.dialect, key, now));
+  }
+
+  async changeApiKey(site: string, name: string, change: KeyChange, { now = Date.now() } = {}): Promise<string | null> {
+    return this.database.transaction((tx) => changeApiKey(tx, this.database.dialect, site, name, change, now));
+  }
+
+  async createSession(user: string, tokenHash: string, now: number, expiresAt: number): Promise<void> {
+    const created = await this.database.transaction(async (tx) => {
+      // Expired sessions are cleared as new ones come, so the table stays the size of the live ones.
+      await deleteExpiredSessions(tx, now);
+      return insertSession(tx, user, tokenHash, now, expiresAt);
+    });
+    if (!created) throw new StoreRefusal("not-found", `no user "${user}"`);
+  }
+
+  async findSession(tokenHash: string): Promise<SessionRecord | null> {
+    return findSession(this.database, tokenHash);
+  }
+
+  async touchSession(tokenHash: string, at: number): Promise<void> {
+    await this.database.transaction((tx) => touchSession(tx, tokenHash, at));
+  }
+
+  /** Revokes every session of a user; answers how many there were. */
+  async revokeSessions(user: string, { now = Date.now() } = {}): Promise<number> {
+    return this.database.transaction((tx) => revokeUserSessions(tx, user, now));
   }
 
   async close(): Promise<void> {

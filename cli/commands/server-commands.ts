@@ -17,7 +17,7 @@ import { Sandbox } from "../../runner/sandbox/sandbox";
 import { ActivityLogWriter } from "../../runner/activity-log/activity-log-writer";
 import { serveHandler } from "../../runner/serve-handler";
 import { runnerHandler } from "../../runner/runner-handler";
-import { anonymousOnly } from "../../plugins/flowgate/auth/authenticate";
+import { builtInAuthentication } from "../../plugins/flowgate/auth/built-in-authentication";
 import { dispatchSecret } from "../../plugins/flowgate/dispatch-record";
 
 interface ServerOptions {
@@ -95,8 +95,13 @@ export function registerServerCommands(program: Command, io: Io): void {
   )
     .option("--apply <file>", "apply this flowgate.yaml before serving")
     .action(async (options: ServerOptions, command: Command) =>
-      run(command, io, options, "flowgate serve", ({ snapshots, sandbox, activityLog }) =>
-        serveHandler({ snapshots, runner: { sandbox, activityLog, environment: io.environment }, authenticate: anonymousOnly(), warn: (message) => io.stderr(`${message}\n`) }),
+      run(command, io, options, "flowgate serve", ({ store, snapshots, sandbox, activityLog }) =>
+        serveHandler({
+          snapshots,
+          runner: { sandbox, activityLog, environment: io.environment },
+          authentication: builtInAuthentication(() => snapshots.current(), store),
+          warn: (message) => io.stderr(`${message}\n`),
+        }),
       ),
     );
 

@@ -102,7 +102,11 @@ function checkDeployment(raw: RawConfig, report: Report): DeploymentSettings {
     const problem = baseDomainProblem(baseDomains[region]);
     if (problem) report(["deployment", "baseDomains", region], problem);
   }
-  return { baseDomains, variableBarPrefix: raw.deployment?.variableBarPrefix ?? DEFAULT_PROPERTY_PREFIX };
+  return {
+    baseDomains,
+    variableBarPrefix: raw.deployment?.variableBarPrefix ?? DEFAULT_PROPERTY_PREFIX,
+    ...(raw.deployment?.sessions ? { sessions: raw.deployment.sessions } : {}),
+  };
 }
 
 /** Every Site has Production; other names may not repeat it, or each other, in another case. */

@@ -41,6 +41,7 @@ export interface RawConfig {
     readonly baseDomains?: { readonly global?: string; readonly za?: string };
     readonly variableBarPrefix?: string;
     readonly defaultLimits?: RawLimits;
+    readonly sessions?: { readonly idleMinutes: number; readonly absoluteHours: number };
   };
   readonly sites: RawSite[];
   readonly users?: { readonly name: string; readonly password: RawSecret; readonly sites: "*" | string[] }[];

@@ -13,6 +13,8 @@ import { serveHandler } from "../../runner/serve-handler";
 import { runnerHandler } from "../../runner/runner-handler";
 import type { Authenticate } from "../../plugins/flowgate/auth/authenticate";
 import { anonymousOnly } from "../../plugins/flowgate/auth/authenticate";
+import type { Authentication } from "../../plugins/flowgate/auth/built-in-authentication";
+import type { GatewaySnapshot } from "../../store/snapshot";
 import { configFolder } from "../03-cli/config-files";
 import type { ActivityLog } from "../../store/model";
 
@@ -33,9 +35,11 @@ export interface ServeOptions {
   readonly environment?: NodeJS.ProcessEnv;
   /** Serve as the runner behind Kong, with this dispatch secret, instead of as `flowgate serve`. */
   readonly runnerSecret?: Buffer;
+  /** The authentication to serve with, made once the store is open; `authenticate` alone otherwise. */
+  readonly authentication?: (snapshot: () => GatewaySnapshot, store: Store) => Authentication;
 }
 
-export async function serve(yaml: string, { files = {}, authenticate = anonymousOnly(), environment = {}, runnerSecret }: ServeOptions = {}): Promise<Served> {
+export async function serve(yaml: string, { files = {}, authenticate = anonymousOnly(), environment = {}, runnerSecret, authentication }: ServeOptions = {}): Promise<Served> {
   const { file, dir } = configFolder(yaml, files);
   const checked = loadConfig(file, { resolveSecrets: true, environment });
   if (!checked.ok) throw new Error(checked.problems.map((problem) => problem.message).join("\n"));
@@ -47,7 +51,9 @@ export async function serve(yaml: string, { files = {}, authenticate = anonymous
   const activityLog = new ActivityLogWriter(store, { flushIntervalMs: 10, warn: (message) => warnings.push(message) });
   const runner = { sandbox, activityLog, environment };
   const warn = (message: string) => warnings.push(message);
-  const handler = runnerSecret ? runnerHandler({ snapshots, runner, secret: runnerSecret, warn }) : serveHandler({ snapshots, runner, authenticate, warn });
+  const handler = runnerSecret
+    ? runnerHandler({ snapshots, runner, secret: runnerSecret, warn })
+    : serveHandler({ snapshots, runner, authentication: authentication?.(() => snapshots.current(), store) ?? { authenticate }, warn });
   const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
