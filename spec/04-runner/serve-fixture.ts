@@ -20,6 +20,8 @@ import type { ActivityLog } from "../../store/model";
 
 export interface Served {
   readonly port: number;
+  /** The embedded store's folder, for another process to share. */
+  readonly dataDir: string;
   readonly store: Store;
   readonly snapshots: SnapshotCache;
   readonly activityLog: ActivityLogWriter;
@@ -58,6 +60,7 @@ export async function serve(yaml: string, { files = {}, authenticate = anonymous
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as AddressInfo).port,
+    dataDir: `${dir}/data`,
     store,
     snapshots,
     activityLog,
