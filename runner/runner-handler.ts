@@ -42,12 +42,17 @@ export function runnerHandler(options: RunnerOptions): (request: IncomingMessage
 }
 
 const REFUSED = "This endpoint serves only requests forwarded by the Flowgate gateway.";
+/** For Kong's active health checks of the runner upstream; it runs no Workflow and reveals nothing. */
+export const HEALTH_PATH = "/.flowgate/health";
 
 async function handle(request: IncomingMessage, response: ServerResponse, options: RunnerOptions, replay: ReplayGuard): Promise<void> {
   const method = request.method ?? "GET";
   const headers = requestHeaders(request);
   const { path, query } = splitUrl(request.url ?? "/");
   const now = (options.now ?? Date.now)();
+  if (path === HEALTH_PATH && (method === "GET" || method === "HEAD") && headers[DISPATCH_HEADER] === undefined) {
+    return writeResponse(response, method, { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: '{"status":"ok"}' });
+  }
   const refuse = (activityId: string, problem: string) => {
     options.warn(`flowgate runner: refused ${method} ${path} from ${request.socket.remoteAddress}: ${problem}`);
     writeResponse(response, method, errorResponse(403, activityId, REFUSED));

@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { decodeMulti, encode } from "@msgpack/msgpack";
 
 export const PLUGIN_DIR = resolve("dist/plugins/kong-plugin-server");
+export const PLUGIN_NAME = "flowgate";
 export const PLUGIN_SERVER = resolve("node_modules/kong-pdk/bin/kong-js-pluginserver");
 
 /** A call as Kong's client side would see it. */
@@ -53,13 +54,21 @@ export class KongHarness {
     readonly output: { text: string },
     private readonly runnerPort: number,
     private readonly config: Record<string, unknown>,
+    private readonly plugin: string,
   ) {}
 
-  /** Starts the real plugin server on the compiled plugin, with the environment the plugin reads. */
-  static async start(runnerPort: number, environment: NodeJS.ProcessEnv, config: Record<string, unknown> = {}): Promise<KongHarness> {
+  /**
+   * Starts the real plugin server on a plugin folder (the compiled flowgate plugin by default), with the
+   * environment the plugin reads. `runnerPort` 0: requests the plugin lets through are not proxied.
+   */
+  static async start(
+    runnerPort: number,
+    environment: NodeJS.ProcessEnv,
+    { config = {} as Record<string, unknown>, pluginDir = PLUGIN_DIR, plugin = PLUGIN_NAME } = {},
+  ): Promise<KongHarness> {
     const prefix = mkdtempSync(join(tmpdir(), "flowgate-kong-"));
     const socketName = "flowgate.sock";
-    const server = spawn(process.execPath, [PLUGIN_SERVER, "-p", prefix, "--sock-name", socketName, "-d", PLUGIN_DIR], {
+    const server = spawn(process.execPath, [PLUGIN_SERVER, "-p", prefix, "--sock-name", socketName, "-d", pluginDir], {
       env: { ...process.env, ...environment },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -71,7 +80,7 @@ export class KongHarness {
       if (waited > 15_000 || server.exitCode !== null) throw new Error(`the plugin server did not start: ${output.text}`);
       await new Promise((done) => setTimeout(done, 20));
     }
-    return new KongHarness(server, socket, output, runnerPort, config);
+    return new KongHarness(server, socket, output, runnerPort, config, plugin);
   }
 
   /** One RPC, as Kong makes it: a connection, one request, one reply. */
@@ -102,14 +111,14 @@ export class KongHarness {
   }
 
   async pluginInfo(): Promise<unknown> {
-    return this.rpc("plugin.GetPluginInfo", "flowgate");
+    return this.rpc("plugin.GetPluginInfo", this.plugin);
   }
 
   private async instance(): Promise<number> {
     if (this.instanceId === null) {
       // Kong passes the plugin's configuration, defaults applied, with its own ids beside it.
       const config = { poll_interval_ms: 100, ...this.config, route_id: "route-1", service_id: "runner", __key__: "flowgate:1", __seq__: 1 };
-      const started = (await this.rpc("plugin.StartInstance", { Name: "flowgate", Config: JSON.stringify(config) })) as { Id: number };
+      const started = (await this.rpc("plugin.StartInstance", { Name: this.plugin, Config: JSON.stringify(config) })) as { Id: number };
       this.instanceId = started.Id;
     }
     return this.instanceId;
@@ -139,6 +148,7 @@ export class KongHarness {
       const [rpcMethod, data] = this.answer(method, args, call, headers, upstream);
       step = (await this.rpc(rpcMethod, data === undefined ? { EventId: step.EventId } : { EventId: step.EventId, Data: data })) as typeof step;
     }
+    if (this.runnerPort === 0) return { status: 0, headers: upstream, body: Buffer.alloc(0), text: "", proxied: true, pdkCalls };
     const answer = await this.proxy(call, upstream);
     return { ...answer, proxied: true, pdkCalls };
   }
