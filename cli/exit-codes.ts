@@ -14,6 +14,8 @@ export const EXIT = {
   notFound: 5,
   /** The store cannot be reached or opened. */
   storeUnavailable: 6,
+  /** A DNS update failed; nothing was saved. */
+  dns: 7,
 } as const;
 
 /** A failure a command reports with its own exit code and a message for the person who ran it. */

@@ -12,6 +12,7 @@ import { registerHashPasswordCommand } from "./commands/hash-password-command";
 import { registerServerCommands } from "./commands/server-commands";
 import { registerCredentialCommands } from "./commands/credential-commands";
 import { registerKongConfigCommand } from "./commands/kong-config-command";
+import { registerDnsCommand } from "./commands/dns-command";
 
 function buildProgram(io: Io): Command {
   const program = new Command("flowgate")
@@ -30,6 +31,7 @@ function buildProgram(io: Io): Command {
   registerServerCommands(program, io);
   registerCredentialCommands(program, io);
   registerKongConfigCommand(program, io);
+  registerDnsCommand(program, io);
   // Every subcommand, at any depth, reports its usage errors the same way as the program does.
   const configure = (command: Command): void => {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError("(run with --help for usage)");

@@ -26,6 +26,8 @@ import { loadConfiguration } from "./load-configuration";
 import { liveRevisions, refusedOverlaps } from "./live-revisions";
 import { StoreRefusal } from "./store-refusal";
 import { hashPassword, verifyPassword } from "../plugins/flowgate/auth/secret-hash";
+import { siteHost } from "../plugins/flowgate/site-host";
+import type { HostChange } from "../dns/dns-provider";
 
 export interface Change {
   readonly action: "created" | "updated" | "removed" | "published";
@@ -40,9 +42,17 @@ export function revisionHash(content: RevisionContent): string {
   return `sha256:${createHash("sha256").update(canonical).digest("hex")}`;
 }
 
-export async function applyConfiguration(tx: SqlExecutor, dialect: Database["dialect"], desired: DesiredState, now: number): Promise<Change[]> {
+export interface Applied {
+  readonly changes: Change[];
+  /** How the names Sites are reached at change: what DNS must follow. */
+  readonly hostChanges: HostChange[];
+}
+
+export async function applyConfiguration(tx: SqlExecutor, dialect: Database["dialect"], desired: DesiredState, now: number): Promise<Applied> {
   const changes: Change[] = [];
+  const hostChanges: HostChange[] = [];
   const { settings } = await readDeployment(tx);
+  const hostBefore = (site: SiteDefinition) => siteHost(site, settings ?? desired.deployment);
   if (JSON.stringify(settings) !== JSON.stringify(desired.deployment)) {
     await writeSettings(tx, desired.deployment);
     changes.push({ action: settings ? "updated" : "created", subject: "deployment settings" });
@@ -55,6 +65,8 @@ export async function applyConfiguration(tx: SqlExecutor, dialect: Database["dia
     const stored = sitesBefore.find((existing) => existing.name.toLowerCase() === site.name.toLowerCase());
     const { workflows: _, ...definition } = site;
     let siteId: number;
+    const host = siteHost(site, desired.deployment);
+    if (!stored || hostBefore(stored) !== host) hostChanges.push({ kind: "publish", site: site.name, host, previous: stored ? hostBefore(stored) : null });
     if (!stored) {
       siteId = await insertSite(tx, definition, now);
       changes.push({ action: "created", subject: `Site ${site.name}` });
@@ -72,6 +84,7 @@ export async function applyConfiguration(tx: SqlExecutor, dialect: Database["dia
   for (const stale of sitesBefore.filter((existing) => !desired.sites.some((site) => site.name.toLowerCase() === existing.name.toLowerCase()))) {
     await deleteSite(tx, stale.id);
     changes.push({ action: "removed", subject: `Site ${stale.name}`, detail: "with its Workflows, revisions and API keys" });
+    hostChanges.push({ kind: "remove", site: stale.name, host: hostBefore(stale) });
   }
 
   await applyUsers(tx, desired, now, changes);
@@ -81,7 +94,7 @@ export async function applyConfiguration(tx: SqlExecutor, dialect: Database["dia
     refuseNewOverlaps(await loadConfiguration(tx), published);
     await bumpConfigurationVersion(tx, dialect);
   }
-  return changes;
+  return { changes, hostChanges };
 }
 
 function siteDiffers(before: SiteDefinition, after: SiteDefinition): boolean {

@@ -17,7 +17,23 @@ export interface DeploymentSettings {
   readonly variableBarPrefix: string;
   /** Lifetimes of legacy session tokens (default: 30 minutes idle, 12 hours in all). */
   readonly sessions?: { readonly idleMinutes: number; readonly absoluteHours: number };
+  /** How Sites' names get DNS records (default: a wildcard record covers them). */
+  readonly dns?: DnsSettings;
 }
+
+export type DnsSettings =
+  | { readonly provider: "wildcard" }
+  | {
+      readonly provider: "rfc2136";
+      /** The authoritative server, host:port. */
+      readonly server: string;
+      readonly keyName: string;
+      readonly keyAlgorithm: "hmac-sha256" | "hmac-sha512";
+      /** The environment variable holding the TSIG secret (base64); the secret itself is never stored. */
+      readonly keySecretEnv: string;
+      readonly target: { readonly type: "A" | "AAAA" | "CNAME"; readonly value: string };
+      readonly ttl: number;
+    };
 
 export interface Limits {
   readonly memoryMb: number;

@@ -5,7 +5,8 @@ import type { Database } from "./database";
 import type { ActivityLog, ActivityLogFilter, DesiredState, StoredConfiguration } from "./model";
 import { migrate } from "./migrate";
 import { applyConfiguration } from "./apply-configuration";
-import type { Change } from "./apply-configuration";
+import type { Applied, Change } from "./apply-configuration";
+import type { HostChange } from "../dns/dns-provider";
 import { promote } from "./promote";
 import type { PromoteReport, PromoteRequest } from "./promote";
 import { loadConfiguration } from "./load-configuration";
@@ -19,13 +20,25 @@ import { StoreRefusal } from "./store-refusal";
 
 export interface ApplyReport {
   readonly changes: readonly Change[];
+  /** The DNS changes made (or, in a dry run, that would be made). */
+  readonly hostChanges: readonly HostChange[];
   /** The configuration version after the apply (unchanged by a dry run or a file that changes nothing). */
   readonly version: number;
   readonly dryRun: boolean;
 }
 
 class DryRun {
-  constructor(readonly changes: Change[]) {}
+  constructor(readonly applied: Applied) {}
+}
+
+export interface ApplyOptions {
+  readonly dryRun?: boolean;
+  readonly now?: number;
+  /**
+   * Makes the DNS changes, inside the transaction: when it fails, nothing is saved, so a Site and its record are
+   * saved together or not at all.
+   */
+  readonly publishHosts?: (changes: readonly HostChange[]) => Promise<void>;
 }
 
 export class Store implements SessionStore {
@@ -51,16 +64,17 @@ export class Store implements SessionStore {
   }
 
   /** Makes the store match `desired` in one transaction; with `dryRun`, reports the changes and rolls them back. */
-  async apply(desired: DesiredState, { dryRun = false, now = Date.now() } = {}): Promise<ApplyReport> {
+  async apply(desired: DesiredState, { dryRun = false, now = Date.now(), publishHosts }: ApplyOptions = {}): Promise<ApplyReport> {
     try {
-      const changes = await this.database.transaction(async (tx) => {
+      const applied = await this.database.transaction(async (tx) => {
         const made = await applyConfiguration(tx, this.database.dialect, desired, now);
         if (dryRun) throw new DryRun(made);
+        if (made.hostChanges.length > 0 && publishHosts) await publishHosts(made.hostChanges);
         return made;
       });
-      return { changes, version: await this.configurationVersion(), dryRun };
+      return { ...applied, version: await this.configurationVersion(), dryRun };
     } catch (thrown) {
-      if (thrown instanceof DryRun) return { changes: thrown.changes, version: await this.configurationVersion(), dryRun: true };
+      if (thrown instanceof DryRun) return { ...thrown.applied, version: await this.configurationVersion(), dryRun: true };
       throw thrown;
     }
   }

@@ -10,6 +10,21 @@ import { liveRevisions } from "../../store/live-revisions";
 import type { StoredConfiguration, StoredSite } from "../../store/model";
 import { siteHost } from "../../plugins/flowgate/site-host";
 import { DEFAULT_DEPLOYMENT } from "../../store/snapshot";
+import { providerFor } from "./configuration-commands";
+import type { DnsState } from "../../dns/dns-provider";
+
+function describeDnsState(state: DnsState): string {
+  switch (state.kind) {
+    case "resolving":
+      return "resolving";
+    case "pending-resolution":
+      return "created, pending resolution";
+    case "missing":
+      return "missing (run flowgate dns publish)";
+    case "failed":
+      return `failed: ${state.answer}`;
+  }
+}
 
 function selectSites(configuration: StoredConfiguration, siteName: string | undefined): StoredSite[] {
   if (siteName === undefined) return [...configuration.sites];
@@ -36,7 +51,9 @@ export function registerListingCommands(program: Command, io: Io): void {
     .action(async (options: { json?: boolean }, command: Command) => {
       const configuration = await withStore(command, io, (store) => store.configuration());
       const deployment = configuration.deployment ?? DEFAULT_DEPLOYMENT;
-      const sites = configuration.sites.map((site) => ({
+      const dns = providerFor(deployment, io);
+      const states = await Promise.all(configuration.sites.map((site) => dns.state(siteHost(site, deployment))));
+      const sites = configuration.sites.map((site, index) => ({
         name: site.name,
         host: siteHost(site, deployment),
         region: site.region,
@@ -45,12 +62,23 @@ export function registerListingCommands(program: Command, io: Io): void {
         auth: site.authMethods,
         allowedOrigins: site.allowedOrigins,
         workflows: site.workflows.length,
+        dns: states[index]!,
       }));
       if (options.json) return printJson(io, { version: configuration.version, sites });
       printTable(
         io,
-        ["SITE", "HOST", "REGION", "ENVIRONMENTS", "RELEASES", "AUTH", "ALLOWED ORIGINS", "WORKFLOWS"],
-        sites.map((site) => [site.name, site.host, site.region, list(site.environments), site.releaseManagement ? "managed" : "latest", list(site.auth), list(site.allowedOrigins), String(site.workflows)]),
+        ["SITE", "HOST", "REGION", "ENVIRONMENTS", "RELEASES", "AUTH", "ALLOWED ORIGINS", "WORKFLOWS", "DNS"],
+        sites.map((site) => [
+          site.name,
+          site.host,
+          site.region,
+          list(site.environments),
+          site.releaseManagement ? "managed" : "latest",
+          list(site.auth),
+          list(site.allowedOrigins),
+          String(site.workflows),
+          describeDnsState(site.dns),
+        ]),
         "no Sites: apply a flowgate.yaml first (flowgate apply FILE)",
       );
     });

@@ -6,7 +6,7 @@ import { dirname, resolve } from "node:path";
 import type { ConfigDocument, DocumentPath } from "./load-document";
 import type { ConfigProblem } from "./config-error";
 import type { RawConfig, RawLimits, RawSecret, RawSite } from "./raw-config";
-import type { ApiKeyDefinition, DeploymentSettings, DesiredState, DesiredUser, Limits, SiteDefinition, WorkflowDefinition } from "../../store/model";
+import type { ApiKeyDefinition, DeploymentSettings, DesiredState, DesiredUser, DnsSettings, Limits, SiteDefinition, WorkflowDefinition } from "../../store/model";
 import { DEFAULT_LIMITS, PRODUCTION } from "../../store/model";
 import { baseDomainProblem, DEFAULT_BASE_DOMAINS, subdomainProblem } from "../../plugins/flowgate/site-host";
 import { checkTemplateAgainstVariableBar, DEFAULT_PROPERTY_PREFIX, specialProperties } from "../../plugins/flowgate/variable-bar";
@@ -106,7 +106,15 @@ function checkDeployment(raw: RawConfig, report: Report): DeploymentSettings {
     baseDomains,
     variableBarPrefix: raw.deployment?.variableBarPrefix ?? DEFAULT_PROPERTY_PREFIX,
     ...(raw.deployment?.sessions ? { sessions: raw.deployment.sessions } : {}),
+    ...(raw.deployment?.dns ? { dns: dnsSettings(raw.deployment.dns) } : {}),
   };
+}
+
+/** The schema cannot fill defaults inside alternatives, so the RFC 2136 ones are filled here. */
+function dnsSettings(raw: NonNullable<NonNullable<RawConfig["deployment"]>["dns"]>): DnsSettings {
+  if (raw.provider === "wildcard") return raw;
+  const partial = raw as Omit<typeof raw, "keyAlgorithm" | "ttl"> & Partial<Pick<typeof raw, "keyAlgorithm" | "ttl">>;
+  return { ...partial, keyAlgorithm: partial.keyAlgorithm ?? "hmac-sha256", ttl: partial.ttl ?? 300 };
 }
 
 /** Every Site has Production; other names may not repeat it, or each other, in another case. */

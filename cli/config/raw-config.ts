@@ -42,6 +42,7 @@ export interface RawConfig {
     readonly variableBarPrefix?: string;
     readonly defaultLimits?: RawLimits;
     readonly sessions?: { readonly idleMinutes: number; readonly absoluteHours: number };
+    readonly dns?: import("../../store/model").DnsSettings;
   };
   readonly sites: RawSite[];
   readonly users?: { readonly name: string; readonly password: RawSecret; readonly sites: "*" | string[] }[];
