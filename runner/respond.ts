@@ -17,14 +17,6 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SERVER_OWNED = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "content-length"]);
 const BODYLESS_STATUS = new Set([204, 304]);
 
-export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): HttpResponse {
-  return { status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body: Buffer.from(JSON.stringify(value)) };
-}
-
-export function textResponse(status: number, text: string, headers: Record<string, string> = {}): HttpResponse {
-  return { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers }, body: Buffer.from(text) };
-}
-
 export function buildResponse(variableBar: VariableBarDefinition, special: SpecialProperties, outputs: unknown): ResponseResult {
   if (outputs !== undefined && outputs !== null && (typeof outputs !== "object" || Array.isArray(outputs) || ArrayBuffer.isView(outputs))) {
     return { ok: false, message: "the Workflow must return an object of Variable Bar outputs" };

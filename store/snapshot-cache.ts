@@ -14,13 +14,20 @@ export class SnapshotCache {
     private readonly store: Store,
     initial: GatewaySnapshot,
     private readonly onError: (error: unknown) => void,
+    private readonly onChange: (snapshot: GatewaySnapshot) => void,
   ) {
     this.snapshot = initial;
   }
 
-  /** Loads the first snapshot and starts watching; `pollMs` bounds how late a change can be seen. */
-  static async start(store: Store, { pollMs = 1000, onError = (_error: unknown): void => undefined } = {}): Promise<SnapshotCache> {
-    const cache = new SnapshotCache(store, buildSnapshot(await store.configuration()), onError);
+  /**
+   * Loads the first snapshot and starts watching; `pollMs` bounds how late a change can be seen. `onChange` hears
+   * of each new snapshot.
+   */
+  static async start(
+    store: Store,
+    { pollMs = 1000, onError = (_error: unknown): void => undefined, onChange = (_snapshot: GatewaySnapshot): void => undefined } = {},
+  ): Promise<SnapshotCache> {
+    const cache = new SnapshotCache(store, buildSnapshot(await store.configuration()), onError, onChange);
     cache.stopWatching = await store.watchConfiguration(() => void cache.refresh(), { pollMs });
     return cache;
   }
@@ -35,7 +42,9 @@ export class SnapshotCache {
     this.refreshing ??= this.store
       .configuration()
       .then((configuration) => {
-        if (configuration.version >= this.snapshot.version) this.snapshot = buildSnapshot(configuration);
+        if (configuration.version < this.snapshot.version) return;
+        this.snapshot = buildSnapshot(configuration);
+        this.onChange(this.snapshot);
       })
       .catch(this.onError)
       .finally(() => {

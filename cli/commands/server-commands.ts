@@ -13,7 +13,7 @@ import { formatProblem } from "../config/config-error";
 import { parsePositiveInteger } from "./promote-command";
 import { SnapshotCache } from "../../store/snapshot-cache";
 import type { Store } from "../../store/store";
-import { Sandbox } from "../../runner/sandbox/sandbox";
+import { revisionKey, Sandbox } from "../../runner/sandbox/sandbox";
 import { ActivityLogWriter } from "../../runner/activity-log/activity-log-writer";
 import { serveHandler } from "../../runner/serve-handler";
 import { runnerHandler } from "../../runner/runner-handler";
@@ -39,8 +39,15 @@ async function run(command: Command, io: Io, options: ServerOptions, name: strin
   const warn = (message: string) => io.stderr(`${message}\n`);
   const store = await openStoreFor(command, io);
   if (options.apply) await applyAtStart(store, options.apply, io);
-  const snapshots = await SnapshotCache.start(store, { onError: (error) => warn(`flowgate: cannot refresh the configuration: ${(error as Error).message}`) });
   const sandbox = new Sandbox();
+  const snapshots = await SnapshotCache.start(store, {
+    onError: (error) => warn(`flowgate: cannot refresh the configuration: ${(error as Error).message}`),
+    // Warm instances of revisions no longer live anywhere give their memory back.
+    onChange: (snapshot) => {
+      const live = new Set([...snapshot.sitesByHost.values()].flatMap((site) => [...site.environments.values()].flatMap((environment) => environment.bindings.map((binding) => revisionKey(binding.workflow)))));
+      sandbox.retain((key) => live.has(key));
+    },
+  });
   const activityLog = new ActivityLogWriter(store, { warn });
   const server = createServer(makeHandler({ store, snapshots, sandbox, activityLog }));
   server.keepAliveTimeout = 65_000;

@@ -2,13 +2,9 @@
 // (spec: "Variable Bar"; the property list is in docs/decisions.md).
 
 import type { UriTemplate } from "./templates/uri-template";
+import type { VariableBarDefinition } from "../../store/model";
 import { foldCase } from "./templates/uri-template";
 import { TemplateError } from "./templates/template-error";
-
-export interface VariableBar {
-  readonly inputs: readonly string[];
-  readonly outputs: readonly string[];
-}
 
 /** The prefix the spec writes as `Svc`; users migrating from the original platform set their own. */
 export const DEFAULT_PROPERTY_PREFIX = "Fg";
@@ -55,7 +51,7 @@ export function specialProperties(prefix: string = DEFAULT_PROPERTY_PREFIX): Spe
  */
 export function checkTemplateAgainstVariableBar(
   template: UriTemplate,
-  variableBar: VariableBar,
+  variableBar: VariableBarDefinition,
   special: SpecialProperties = specialProperties(),
 ): TemplateError[] {
   const declared = new Set(variableBar.inputs);

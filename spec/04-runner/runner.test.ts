@@ -4,7 +4,7 @@ import { serve } from "./serve-fixture";
 import type { Served } from "./serve-fixture";
 import { call } from "./http-client";
 import { decide } from "../../plugins/flowgate/decide";
-import { anonymousOnly } from "../../plugins/flowgate/auth/authenticate";
+import { authenticator } from "../../plugins/flowgate/auth/authenticate";
 import { DISPATCH_HEADER, signDispatch } from "../../plugins/flowgate/dispatch-record";
 import type { DispatchRecord } from "../../plugins/flowgate/dispatch-record";
 
@@ -30,7 +30,7 @@ afterAll(async () => runner.close());
 /** What the gateway would forward for `path` on `host`: the record it signs for that request. */
 async function recordFor(host: string, path: string): Promise<DispatchRecord> {
   const [rawPath, query = ""] = path.split("?");
-  const decision = await decide(runner.snapshots.current(), { method: "GET", host, path: rawPath!, query, headers: {}, clientAddress: "127.0.0.1" }, { authenticate: anonymousOnly() });
+  const decision = await decide(runner.snapshots.current(), { method: "GET", host, path: rawPath!, query, headers: {}, clientAddress: "127.0.0.1" }, { authenticate: authenticator([]) });
   if (decision.kind !== "dispatch") throw new Error(`the gateway would not dispatch ${host}${path}`);
   return decision.record;
 }

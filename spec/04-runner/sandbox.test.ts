@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { Sandbox } from "../../runner/sandbox/sandbox";
+import { revisionKey, Sandbox } from "../../runner/sandbox/sandbox";
 import { meta, recordingHost, revision } from "./revisions";
 
 const sandbox = new Sandbox({ instancesPerRevision: 2 });
@@ -146,6 +146,14 @@ describe("running Workflow code in the sandbox", () => {
     }
     const dynamicImport = await sandbox.run(revision("export default async () => { const fs = await import('fs'); return { fs: typeof fs }; }"), {}, meta(), recordingHost());
     expect(dynamicImport.ok).toBe(false);
+  });
+
+  it("drops the warm instances of revisions no longer live", async () => {
+    const counting = revision("let calls = 0; export default () => ({ calls: ++calls });");
+    await sandbox.run(counting, {}, meta(), recordingHost());
+    expect(await sandbox.run(counting, {}, meta(), recordingHost())).toMatchObject({ outputs: { calls: 2 } });
+    sandbox.retain((key) => key !== revisionKey(counting));
+    expect(await sandbox.run(counting, {}, meta(), recordingHost())).toMatchObject({ outputs: { calls: 1 } });
   });
 
   it("never shares an instance between Sites", async () => {

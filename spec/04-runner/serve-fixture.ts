@@ -12,7 +12,7 @@ import { ActivityLogWriter } from "../../runner/activity-log/activity-log-writer
 import { serveHandler } from "../../runner/serve-handler";
 import { runnerHandler } from "../../runner/runner-handler";
 import type { Authenticate } from "../../plugins/flowgate/auth/authenticate";
-import { anonymousOnly } from "../../plugins/flowgate/auth/authenticate";
+import { authenticator } from "../../plugins/flowgate/auth/authenticate";
 import type { Authentication } from "../../plugins/flowgate/auth/built-in-authentication";
 import type { GatewaySnapshot } from "../../store/snapshot";
 import { configFolder } from "../03-cli/config-files";
@@ -41,7 +41,7 @@ export interface ServeOptions {
   readonly authentication?: (snapshot: () => GatewaySnapshot, store: Store) => Authentication;
 }
 
-export async function serve(yaml: string, { files = {}, authenticate = anonymousOnly(), environment = {}, runnerSecret, authentication }: ServeOptions = {}): Promise<Served> {
+export async function serve(yaml: string, { files = {}, authenticate = authenticator([]), environment = {}, runnerSecret, authentication }: ServeOptions = {}): Promise<Served> {
   const { file, dir } = configFolder(yaml, files);
   const checked = loadConfig(file, { resolveSecrets: true, environment });
   if (!checked.ok) throw new Error(checked.problems.map((problem) => problem.message).join("\n"));

@@ -49,8 +49,3 @@ export function authenticator(providers: readonly AuthProvider[]): Authenticate 
     return unauthorized(`This Workflow needs credentials: ${accepted.map((provider) => provider.describe).join("; or ")}.`);
   };
 }
-
-/** For a deployment without providers (tests of other layers): anonymous Workflows only. */
-export function anonymousOnly(): Authenticate {
-  return authenticator([]);
-}
