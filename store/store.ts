@@ -17,6 +17,7 @@ import { changeApiKey, createApiKey } from "./api-keys";
 import type { KeyChange, NewApiKey } from "./api-keys";
 import type { SessionRecord, SessionStore } from "../plugins/flowgate/auth/session/sessions";
 import { StoreRefusal } from "./store-refusal";
+import { SqliteActivityThread } from "./sqlite/activity-log-thread";
 
 export interface ApplyReport {
   readonly changes: readonly Change[];
@@ -42,6 +43,8 @@ export interface ApplyOptions {
 }
 
 export class Store implements SessionStore {
+  private activityThread: SqliteActivityThread | null = null;
+
   private constructor(readonly database: Database) {}
 
   /** Opens the store on `database`, applying any migrations it lacks. */
@@ -83,9 +86,16 @@ export class Store implements SessionStore {
     return this.database.transaction((tx) => promote(tx, this.database.dialect, request, now));
   }
 
-  /** Writes activity logs; a log already written (its start) is completed with its finish. */
+  /**
+   * Writes activity logs; a log already written (its start) is completed with its finish. The embedded store
+   * writes them on a thread of its own (store/sqlite/activity-log-thread.ts).
+   */
   async recordActivity(logs: readonly ActivityLog[]): Promise<void> {
     if (logs.length === 0) return;
+    if (this.database.dialect === "sqlite") {
+      this.activityThread ??= new SqliteActivityThread(this.database.location);
+      return this.activityThread.write(logs);
+    }
     await this.database.transaction(async (tx) => {
       for (const log of logs) await upsertActivityLog(tx, log);
     });
@@ -157,6 +167,7 @@ export class Store implements SessionStore {
   }
 
   async close(): Promise<void> {
+    await this.activityThread?.close();
     await this.database.close();
   }
 }

@@ -70,22 +70,37 @@ export function buildInputs(variableBar: VariableBarDefinition, special: Special
   // Path and query values come from the URL the caller chose; the body cannot override them.
   Object.assign(inputs, facts.variables);
 
-  const requestProperties: Record<string, () => unknown> = {
-    [special.inputs.RequestContentType]: () => facts.headers["content-type"] ?? null,
-    [special.inputs.RequestMethod]: () => facts.method,
-    [special.inputs.RequestPath]: () => facts.path,
-    [special.inputs.RequestQuery]: () => queryObject(facts.query),
-    [special.inputs.RequestHeaders]: () => Object.fromEntries(Object.entries(facts.headers).filter(([name]) => !HIDDEN_HEADERS.test(name))),
-    [special.inputs.SiteId]: () => facts.site,
-    [special.inputs.SiteName]: () => facts.site,
-    [special.inputs.WorkflowId]: () => `${facts.site}/${facts.workflow}`,
-    [special.inputs.WorkflowName]: () => facts.workflow,
-    [special.inputs.WorkflowInstanceId]: () => facts.activityId,
-    [special.inputs.Username]: () => facts.username,
-    [special.inputs.Profile]: () => facts.environment,
-  };
-  for (const [name, value] of Object.entries(requestProperties)) if (declared.has(name)) inputs[name] = value();
+  const properties = requestProperties(special);
+  for (const name of variableBar.inputs) {
+    const value = properties.get(name);
+    if (value) inputs[name] = value(facts);
+  }
   return { ok: true, inputs };
+}
+
+/** How each request property input is filled, by its name under the deployment's prefix; made once per prefix. */
+const requestPropertiesByPrefix = new WeakMap<SpecialProperties, ReadonlyMap<string, (facts: InputFacts) => unknown>>();
+
+function requestProperties(special: SpecialProperties): ReadonlyMap<string, (facts: InputFacts) => unknown> {
+  let properties = requestPropertiesByPrefix.get(special);
+  if (!properties) {
+    properties = new Map<string, (facts: InputFacts) => unknown>([
+      [special.inputs.RequestContentType, (facts) => facts.headers["content-type"] ?? null],
+      [special.inputs.RequestMethod, (facts) => facts.method],
+      [special.inputs.RequestPath, (facts) => facts.path],
+      [special.inputs.RequestQuery, (facts) => queryObject(facts.query)],
+      [special.inputs.RequestHeaders, (facts) => Object.fromEntries(Object.entries(facts.headers).filter(([name]) => !HIDDEN_HEADERS.test(name)))],
+      [special.inputs.SiteId, (facts) => facts.site],
+      [special.inputs.SiteName, (facts) => facts.site],
+      [special.inputs.WorkflowId, (facts) => `${facts.site}/${facts.workflow}`],
+      [special.inputs.WorkflowName, (facts) => facts.workflow],
+      [special.inputs.WorkflowInstanceId, (facts) => facts.activityId],
+      [special.inputs.Username, (facts) => facts.username],
+      [special.inputs.Profile, (facts) => facts.environment],
+    ]);
+    requestPropertiesByPrefix.set(special, properties);
+  }
+  return properties;
 }
 
 function keyValueBody(body: Uint8Array, media: MediaType | null): { ok: true; values: Record<string, unknown> } | { ok: false; status: 400 | 415; message: string } {

@@ -4,29 +4,32 @@ import type { SqlExecutor } from "../database";
 import type { ActivityLog, ActivityLogFilter } from "../model";
 import { json, optionalNumber } from "./rows";
 
-export async function upsertActivityLog(tx: SqlExecutor, log: ActivityLog): Promise<void> {
-  await tx.run(
-    `INSERT INTO activity_logs (id, site, workflow, revision, environment, method, url, principal, started_at, initialisation_xml, finished_at, status, duration_ms, error, messages)
+export const UPSERT_ACTIVITY_LOG = `INSERT INTO activity_logs (id, site, workflow, revision, environment, method, url, principal, started_at, initialisation_xml, finished_at, status, duration_ms, error, messages)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at, status = excluded.status, duration_ms = excluded.duration_ms, error = excluded.error, messages = excluded.messages`,
-    [
-      log.id,
-      log.site,
-      log.workflow,
-      log.revision,
-      log.environment,
-      log.method,
-      log.url,
-      log.principal,
-      log.startedAt,
-      log.initialisationXml,
-      log.finishedAt,
-      log.status,
-      log.durationMs,
-      log.error,
-      JSON.stringify(log.messages),
-    ],
-  );
+     ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at, status = excluded.status, duration_ms = excluded.duration_ms, error = excluded.error, messages = excluded.messages`;
+
+export async function upsertActivityLog(tx: SqlExecutor, log: ActivityLog): Promise<void> {
+  await tx.run(UPSERT_ACTIVITY_LOG, activityLogParameters(log));
+}
+
+export function activityLogParameters(log: ActivityLog): unknown[] {
+  return [
+    log.id,
+    log.site,
+    log.workflow,
+    log.revision,
+    log.environment,
+    log.method,
+    log.url,
+    log.principal,
+    log.startedAt,
+    log.initialisationXml,
+    log.finishedAt,
+    log.status,
+    log.durationMs,
+    log.error,
+    JSON.stringify(log.messages),
+  ];
 }
 
 export async function listActivityLogs(tx: SqlExecutor, filter: ActivityLogFilter): Promise<ActivityLog[]> {

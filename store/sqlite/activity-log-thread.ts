@@ -1,0 +1,67 @@
+// Activity log writes for the embedded store, on a thread and connection of their own: SQLite's driver is
+// synchronous and each commit waits for the disk, which on the server's own thread would stall every request.
+
+import { Worker } from "node:worker_threads";
+import type { ActivityLog } from "../model";
+import { activityLogParameters, UPSERT_ACTIVITY_LOG } from "../queries/activity-logs";
+
+// Runs in the worker: one connection, the same durability as the store's, one transaction per batch.
+const WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const connection = new Database(workerData.file);
+connection.pragma("journal_mode = WAL");
+connection.pragma("synchronous = FULL");
+connection.pragma("busy_timeout = 15000");
+const upsert = connection.prepare(workerData.sql);
+const write = connection.transaction((rows) => { for (const row of rows) upsert.run(...row); });
+parentPort.on("message", ({ id, rows }) => {
+  try {
+    write(rows);
+    parentPort.postMessage({ id });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message || error) });
+  }
+});
+`;
+
+export class SqliteActivityThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private next = 0;
+
+  constructor(file: string) {
+    this.worker = new Worker(WORKER, { eval: true, workerData: { file, sql: UPSERT_ACTIVITY_LOG, driver: require.resolve("better-sqlite3") } });
+    this.worker.on("message", ({ id, error }: { id: number; error?: string }) => {
+      const waiting = this.pending.get(id);
+      this.pending.delete(id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (error) waiting?.reject(new Error(error));
+      else waiting?.resolve();
+    });
+    this.worker.on("error", (error) => this.failAll(error));
+    this.worker.on("exit", () => this.failAll(new Error("the activity log thread stopped")));
+    // An idle writer keeps no process alive; one with batches in flight does, so none is lost on the way out.
+    this.worker.unref();
+  }
+
+  write(logs: readonly ActivityLog[]): Promise<void> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, rows: logs.map(activityLogParameters) });
+    });
+  }
+
+  /** Waits for the batches in flight, then ends the thread. */
+  async close(): Promise<void> {
+    while (this.pending.size > 0) await new Promise((resolve) => this.worker.once("message", resolve));
+    await this.worker.terminate();
+  }
+
+  private failAll(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
