@@ -93,7 +93,7 @@ export class Store implements SessionStore {
   async recordActivity(logs: readonly ActivityLog[]): Promise<void> {
     if (logs.length === 0) return;
     if (this.database.dialect === "sqlite") {
-      this.activityThread ??= new SqliteActivityThread(this.database.location);
+      if (!this.activityThread || this.activityThread.stopped) this.activityThread = new SqliteActivityThread(this.database.location);
       return this.activityThread.write(logs);
     }
     await this.database.transaction(async (tx) => {

@@ -10,9 +10,9 @@ const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const connection = new Database(workerData.file);
+connection.pragma("busy_timeout = 15000");
 connection.pragma("journal_mode = WAL");
 connection.pragma("synchronous = FULL");
-connection.pragma("busy_timeout = 15000");
 const upsert = connection.prepare(workerData.sql);
 const write = connection.transaction((rows) => { for (const row of rows) upsert.run(...row); });
 parentPort.on("message", ({ id, rows }) => {
@@ -29,6 +29,8 @@ export class SqliteActivityThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private next = 0;
+  /** Set when the thread has stopped; the store then starts another for the next batch. */
+  stopped = false;
 
   constructor(file: string) {
     this.worker = new Worker(WORKER, { eval: true, workerData: { file, sql: UPSERT_ACTIVITY_LOG, driver: require.resolve("better-sqlite3") } });
@@ -39,8 +41,14 @@ export class SqliteActivityThread {
       if (error) waiting?.reject(new Error(error));
       else waiting?.resolve();
     });
-    this.worker.on("error", (error) => this.failAll(error));
-    this.worker.on("exit", () => this.failAll(new Error("the activity log thread stopped")));
+    this.worker.on("error", (error) => {
+      this.stopped = true;
+      this.failAll(error);
+    });
+    this.worker.on("exit", () => {
+      this.stopped = true;
+      this.failAll(new Error("the activity log thread stopped"));
+    });
     // An idle writer keeps no process alive; one with batches in flight does, so none is lost on the way out.
     this.worker.unref();
   }
@@ -56,7 +64,10 @@ export class SqliteActivityThread {
 
   /** Waits for the batches in flight, then ends the thread. */
   async close(): Promise<void> {
-    while (this.pending.size > 0) await new Promise((resolve) => this.worker.once("message", resolve));
+    if (this.stopped) return;
+    // Held while it ends: an unreferenced thread would let the process exit before the ending completes.
+    this.worker.ref();
+    while (this.pending.size > 0 && !this.stopped) await new Promise((resolve) => this.worker.once("message", resolve));
     await this.worker.terminate();
   }
 
