@@ -54,6 +54,7 @@ export class SqliteActivityThread {
   }
 
   write(logs: readonly ActivityLog[]): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error("the activity log thread stopped"));
     const id = this.next++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
