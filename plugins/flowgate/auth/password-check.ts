@@ -6,6 +6,12 @@ import type { UserDefinition } from "../../../store/model";
 import { hashPassword, verifyPassword } from "./secret-hash";
 import { FailureThrottle } from "./throttle";
 
+/**
+ * Memory-hard verifications running at once, at most: each takes 32 MiB and a thread of libuv's pool, so a flood
+ * from many addresses waits (429) rather than starve everyone else.
+ */
+const MAX_CONCURRENT_VERIFICATIONS = 16;
+
 export type PasswordAnswer = { readonly kind: "ok" } | { readonly kind: "wrong" } | { readonly kind: "throttled"; readonly retryAfterSeconds: number };
 
 export interface PasswordCheckOptions {
@@ -26,6 +32,7 @@ export class PasswordCheck {
   private readonly cacheSecret = randomBytes(32);
   private readonly verified = new Map<string, number>();
   private dummyHash: Promise<string> | null = null;
+  private verifying = 0;
 
   constructor(options: PasswordCheckOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -35,17 +42,21 @@ export class PasswordCheck {
   }
 
   async check(username: string, password: string, user: UserDefinition | undefined, clientAddress: string): Promise<PasswordAnswer> {
-    const retryAfter = this.throttle.retryAfter(username, clientAddress);
-    if (retryAfter !== null) return { kind: "throttled", retryAfterSeconds: retryAfter };
     const key = createHmac("sha256", this.cacheSecret).update(`${username}\u0000${password}\u0000${user?.passwordHash ?? ""}`).digest("base64");
     const until = this.verified.get(key);
     if (user && until !== undefined && until > this.now()) return { kind: "ok" };
-    // An unknown user costs one hash verification too, so timing does not tell unknown users from wrong passwords.
-    const ok = await verifyPassword(password, user?.passwordHash ?? (await this.dummy()));
-    if (!ok || !user) {
-      this.throttle.recordFailure(username, clientAddress);
-      return { kind: "wrong" };
+    const retryAfter = this.throttle.beginAttempt(username, clientAddress);
+    if (retryAfter !== null) return { kind: "throttled", retryAfterSeconds: retryAfter };
+    if (this.verifying >= MAX_CONCURRENT_VERIFICATIONS) return { kind: "throttled", retryAfterSeconds: 1 };
+    this.verifying++;
+    let ok: boolean;
+    try {
+      // An unknown user costs one hash verification too, so timing does not tell unknown users from wrong passwords.
+      ok = await verifyPassword(password, user?.passwordHash ?? (await this.dummy()));
+    } finally {
+      this.verifying--;
     }
+    if (!ok || !user) return { kind: "wrong" };
     this.throttle.recordSuccess(username, clientAddress);
     this.verified.delete(key);
     this.verified.set(key, this.now() + this.cacheTtlMs);

@@ -38,13 +38,27 @@ export class FailureThrottle {
     return until > now ? Math.ceil((until - now) / 1000) : null;
   }
 
+  /**
+   * Counts an attempt as failed before it is checked, so attempts sent all at once cannot pass together before
+   * any failure is counted. Answers the wait when this attempt may not be made (it stays counted).
+   */
+  beginAttempt(user: string, address: string): number | null {
+    const waiting = this.retryAfter(user, address);
+    if (waiting !== null) return waiting;
+    this.recordFailure(user, address);
+    return this.retryAfter(user, address);
+  }
+
   recordFailure(user: string, address: string): void {
     this.count(pairKey(user, address), this.limits.perUserAndAddress);
     this.count(addressKey(address), this.limits.perAddress);
   }
 
+  /** Takes back an attempt that succeeded: the user's failures at this address are forgotten. */
   recordSuccess(user: string, address: string): void {
     this.counters.delete(pairKey(user, address));
+    const counter = this.counters.get(addressKey(address));
+    if (counter && counter.failures > 0) counter.failures--;
   }
 
   private count(key: string, limit: number): void {
