@@ -37,6 +37,8 @@ export interface RunnerContext {
 
 /** How deep Workflows may call Workflows: deep enough for composition, shallow enough to stop a loop. */
 export const MAX_CALL_DEPTH = 5;
+/** Calls to other Workflows one call may have running at once, across all its depths: each takes an isolate. */
+export const MAX_NESTED_AT_ONCE = 8;
 const MAX_MESSAGES = 200;
 const MAX_MESSAGE_LENGTH = 4000;
 
@@ -100,7 +102,8 @@ export async function executeCall(site: SiteSnapshot, record: DispatchRecord, re
     if (messages.length < MAX_MESSAGES) messages.push({ at: Date.now(), level, text: text.slice(0, MAX_MESSAGE_LENGTH) });
   };
   const deadline = startedAt + revision.limits.timeoutMs;
-  const outcome = await runner.sandbox.run(revision, inputs.inputs, callContext(site, record.environment, record.activityId, revision, runner), hostServices(site, record, deadline, 1, log, runner));
+  const nested = { running: 0 };
+  const outcome = await runner.sandbox.run(revision, inputs.inputs, callContext(site, record.environment, record.activityId, revision, runner), hostServices(site, record, deadline, 1, log, runner, nested));
   if (!outcome.ok) {
     const [status, message] = failureAnswer(outcome);
     return finish(errorResponse(status, record.activityId, message), outcome.message);
@@ -132,25 +135,40 @@ function resolveSettings(settings: Readonly<Record<string, SettingValue>>, envir
   return Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, value !== null && typeof value === "object" ? (environment[value.env] ?? null) : value]));
 }
 
-function hostServices(site: SiteSnapshot, record: DispatchRecord, deadline: number, depth: number, log: (level: ActivityMessage["level"], text: string) => void, runner: RunnerContext): HostServices {
+function hostServices(
+  site: SiteSnapshot,
+  record: DispatchRecord,
+  deadline: number,
+  depth: number,
+  log: (level: ActivityMessage["level"], text: string) => void,
+  runner: RunnerContext,
+  nested: { running: number },
+): HostServices {
   return {
     log,
     http: (request) =>
       outboundRequest(request, { allowedHosts: site.site.outboundHosts, timeoutMs: Math.max(1, deadline - Date.now()), maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES }),
     callWorkflow: async (name, inputs) => {
       if (depth >= MAX_CALL_DEPTH) throw new Error(`Workflows may call Workflows at most ${MAX_CALL_DEPTH} deep`);
+      if (nested.running >= MAX_NESTED_AT_ONCE) throw new Error(`a call may have at most ${MAX_NESTED_AT_ONCE} calls to other Workflows running at once`);
       const target = site.environments.get(record.environment.toLowerCase())?.bindings.find((binding) => binding.workflow.workflow === name)?.workflow;
       if (!target) throw new Error(`no Workflow "${name}" is live in ${record.environment} of Site ${site.site.name}`);
       const specialInputs = new Set(Object.values(runner.special.inputs));
       const accepted = Object.fromEntries(Object.entries(inputs).filter(([input]) => target.variableBar.inputs.includes(input) && !specialInputs.has(input)));
       log("info", `calling Workflow ${name} revision ${target.number}`);
-      const outcome = await runner.sandbox.run(
-        target,
-        accepted,
-        callContext(site, record.environment, record.activityId, target, runner),
-        hostServices(site, record, Math.min(deadline, Date.now() + target.limits.timeoutMs), depth + 1, log, runner),
-        { nested: true },
-      );
+      nested.running++;
+      let outcome: SandboxOutcome;
+      try {
+        outcome = await runner.sandbox.run(
+          target,
+          accepted,
+          callContext(site, record.environment, record.activityId, target, runner),
+          hostServices(site, record, Math.min(deadline, Date.now() + target.limits.timeoutMs), depth + 1, log, runner, nested),
+          { nested: true },
+        );
+      } finally {
+        nested.running--;
+      }
       if (!outcome.ok) throw new Error(`Workflow "${name}" failed: ${outcome.message.split("\n")[0]}`);
       const outputs = (outcome.outputs ?? {}) as Record<string, unknown>;
       return Object.fromEntries(target.variableBar.outputs.filter((output) => output in outputs).map((output) => [output, outputs[output]]));

@@ -57,8 +57,10 @@ export class Sandbox {
       throw error;
     } finally {
       pool.busy--;
-      // An instance stopped for a limit is gone; the next call gets a fresh one.
-      if (instance?.usable) pool.idle.push(instance);
+      // An instance stopped for a limit is gone; the next call gets a fresh one. Extra instances made for nested
+      // calls are not kept beyond the pool's size.
+      if (instance?.usable && pool.idle.length < this.instancesPerRevision) pool.idle.push(instance);
+      else instance?.dispose();
       pool.waiting.shift()?.();
     }
   }

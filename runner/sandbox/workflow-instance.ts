@@ -7,7 +7,8 @@ import type { CallContext, HostServices, SandboxOutcome } from "./sandbox-types"
 import { parseXml, buildXml } from "./xml";
 
 // Runs inside the isolate before the Workflow's module: turns the host functions into the `context` API and takes
-// the raw references off the global object, where Workflow code could otherwise reach them.
+// the raw references off the global object, where Workflow code could otherwise reach them. Every host call
+// carries the number of the call whose context made it, so work a call leaves behind never acts for a later one.
 const BOOTSTRAP = `(() => {
   const host = { log: __fg_log, http: __fg_http, call: __fg_call, xmlParse: __fg_xml_parse, xmlBuild: __fg_xml_build };
   for (const name of ["__fg_log", "__fg_http", "__fg_call", "__fg_xml_parse", "__fg_xml_build"]) delete globalThis[name];
@@ -15,8 +16,12 @@ const BOOTSTRAP = `(() => {
     if (typeof value === "string") return value;
     try { return JSON.stringify(value); } catch { return String(value); }
   };
-  const logger = (level) => (...values) => host.log(level, values.map(asText).join(" "));
-  const remote = (reference) => (...args) => reference.apply(undefined, args, { arguments: { copy: true }, result: { promise: true, copy: true } });
+  const logger = (call, level) => (...values) => host.log(call, level, values.map(asText).join(" "));
+  const remote = (call, reference) => async (...args) => {
+    const answer = await reference.apply(undefined, [call, ...args], { arguments: { copy: true }, result: { promise: true, copy: true } });
+    if (!answer.ok) throw new Error(answer.message);
+    return answer.value;
+  };
   const freeze = (value) => {
     if (value && typeof value === "object") { Object.values(value).forEach(freeze); Object.freeze(value); }
     return value;
@@ -28,25 +33,31 @@ const BOOTSTRAP = `(() => {
     workflow: meta.workflow,
     revision: meta.revision,
     settings: freeze(meta.settings),
-    log: Object.assign(logger("info"), { info: logger("info"), warn: logger("warn"), error: logger("error") }),
-    http: Object.freeze({ request: remote(host.http) }),
+    log: Object.assign(logger(meta.call, "info"), { info: logger(meta.call, "info"), warn: logger(meta.call, "warn"), error: logger(meta.call, "error") }),
+    http: Object.freeze({ request: remote(meta.call, host.http) }),
     xml: Object.freeze({ parse: (text, options) => host.xmlParse(text, options), build: (value, options) => host.xmlBuild(value, options) }),
-    callWorkflow: remote(host.call),
+    callWorkflow: remote(meta.call, host.call),
   });
 })();`;
 
-// The entry point: calls the Workflow's default export with its inputs and a fresh context. A plain result comes
-// back at once; a promise is reported through __fg_settle when it settles, tagged with the call's number.
-const ENTRY = `import workflow from "workflow";
-const makeContext = globalThis.__fg_context;
+// The entry point, evaluated before the Workflow's module so that no Workflow code ever sees what it takes off the
+// global object. It calls the Workflow's default export (bound once, after that module is evaluated) with its
+// inputs and a fresh context. A plain result comes back at once; a promise is reported through __fg_settle when
+// it settles, tagged with the call's number.
+const ENTRY = `const makeContext = globalThis.__fg_context;
 const settle = globalThis.__fg_settle;
 delete globalThis.__fg_context;
 delete globalThis.__fg_settle;
+let workflow = null;
+export function bind(fn) {
+  if (workflow === null) workflow = fn;
+}
 const describe = (error) => ({
   message: String(error !== null && typeof error === "object" && "message" in error ? error.message : error),
   stack: String(error !== null && typeof error === "object" && error.stack ? error.stack : error),
 });
-export default function run(inputs, meta, call) {
+export default function run(inputs, meta) {
+  const call = meta.call;
   let result;
   try {
     result = workflow(inputs, makeContext(meta));
@@ -77,8 +88,6 @@ interface ThrownError {
 /** The fast path ran past its budget; nothing it did has left the isolate, so the call can be run again. */
 export const OVER_SYNC_BUDGET = Symbol("over the synchronous budget");
 
-const WORKFLOW_SPECIFIER = "workflow";
-
 export class InvalidWorkflowCode extends Error {}
 
 export class WorkflowInstance {
@@ -86,7 +95,7 @@ export class WorkflowInstance {
   private disposedFor: "timeout" | "cpu" | null = null;
   private call = 0;
   private settled: ((ok: boolean, value: unknown) => void) | null = null;
-  private entry: ivm.Reference<(inputs: unknown, meta: unknown, call: number) => EntryResult> | null = null;
+  private entry: ivm.Reference<(inputs: unknown, meta: unknown) => EntryResult> | null = null;
 
   private constructor(private readonly isolate: ivm.Isolate) {}
 
@@ -96,16 +105,20 @@ export class WorkflowInstance {
     try {
       const context = await isolate.createContext();
       const instance = new WorkflowInstance(isolate);
-      // Host functions act for the call in progress only; one left over from an abandoned attempt does nothing.
-      const services = () => {
-        if (!instance.host) throw new Error("the context is only usable during a call");
+      // Host functions act for their own call only, while it is in progress: work an earlier call (or an abandoned
+      // attempt) left behind does nothing.
+      const services = (call: unknown) => {
+        if (!instance.host || call !== instance.call) throw new Error("the context is only usable during its own call");
         return instance.host;
       };
       const global = context.global;
       // Synchronous, so a message is recorded before the call it belongs to can end, on either path.
-      await global.set("__fg_log", new ivm.Callback((level: "info" | "warn" | "error", text: string) => services().log(level, String(text))));
-      await global.set("__fg_http", new ivm.Reference((request: unknown) => services().http(request)));
-      await global.set("__fg_call", new ivm.Reference((workflow: unknown, inputs: unknown) => services().callWorkflow(String(workflow), (inputs ?? {}) as Record<string, unknown>)));
+      await global.set("__fg_log", new ivm.Callback((call: number, level: "info" | "warn" | "error", text: string) => services(call).log(level, String(text))));
+      await global.set("__fg_http", new ivm.Reference((call: number, request: unknown) => answer(() => services(call).http(request))));
+      await global.set(
+        "__fg_call",
+        new ivm.Reference((call: number, workflow: unknown, inputs: unknown) => answer(() => services(call).callWorkflow(String(workflow), (inputs ?? {}) as Record<string, unknown>))),
+      );
       await global.set("__fg_xml_parse", new ivm.Callback((text: unknown, options: unknown) => parseXml(text, options)));
       await global.set("__fg_xml_build", new ivm.Callback((value: unknown, options: unknown) => buildXml(value, options)));
       await global.set(
@@ -114,21 +127,24 @@ export class WorkflowInstance {
       );
       await context.eval(BOOTSTRAP);
 
+      const entry = await compile(isolate, ENTRY, `workflow:///${name}.entry.js`);
+      await entry.instantiate(context, (specifier) => {
+        throw new Error(`unexpected import "${specifier}"`);
+      });
+      await entry.evaluate();
+
       const workflow = await compile(isolate, code, `workflow:///${name}.js`);
       await workflow.instantiate(context, (specifier) => {
         throw new Error(`Workflow code cannot import "${specifier}": what it needs comes through its context`);
       });
       await workflow.evaluate({ timeout: limits.cpuMs });
-      if ((await workflow.namespace.get("default", { reference: true })).typeof !== "function") {
+      const exported = await workflow.namespace.get("default", { reference: true });
+      if (exported.typeof !== "function") {
         throw new InvalidWorkflowCode("the Workflow's code must export a default function: export default function (inputs, context) { ... }");
       }
-      const wrapper = await compile(isolate, ENTRY, `workflow:///${name}.entry.js`);
-      await wrapper.instantiate(context, (specifier) => {
-        if (specifier === WORKFLOW_SPECIFIER) return workflow;
-        throw new Error(`unexpected import "${specifier}"`);
-      });
-      await wrapper.evaluate();
-      instance.entry = await wrapper.namespace.get("default", { reference: true });
+      const bind = await entry.namespace.get("bind", { reference: true });
+      await bind.apply(undefined, [exported.derefInto()]);
+      instance.entry = await entry.namespace.get("default", { reference: true });
       return instance;
     } catch (error) {
       if (!isolate.isDisposed) isolate.dispose();
@@ -162,13 +178,15 @@ export class WorkflowInstance {
     // Wall clock and CPU time are watched from outside: stopping the isolate is the only sure way to stop its code.
     const wall = setTimeout(() => this.stop("timeout"), limits.timeoutMs);
     const cpu = setInterval(() => {
-      if (!this.isolate.isDisposed && Number(this.isolate.cpuTime - cpuAtStart) / 1e6 > limits.cpuMs) this.stop("cpu");
+      // isolated-vm disposes an isolate over its memory limit by itself: a call waiting on a promise learns it here.
+      if (this.isolate.isDisposed) this.disposal?.();
+      else if (Number(this.isolate.cpuTime - cpuAtStart) / 1e6 > limits.cpuMs) this.stop("cpu");
     }, 10);
     try {
       let result: EntryResult;
       if (syncBudgetMs !== undefined) {
         try {
-          result = entry.applySync(undefined, [inputs, meta, call], { arguments: { copy: true }, result: { copy: true }, timeout: syncBudgetMs });
+          result = entry.applySync(undefined, [inputs, { ...meta, call }], { arguments: { copy: true }, result: { copy: true }, timeout: syncBudgetMs });
           for (const [level, text] of heldMessages) host.log(level, text);
           this.host = host;
         } catch (error) {
@@ -179,7 +197,7 @@ export class WorkflowInstance {
           throw error;
         }
       } else {
-        result = await entry.apply(undefined, [inputs, meta, call], { arguments: { copy: true }, result: { copy: true }, timeout: limits.cpuMs });
+        result = await entry.apply(undefined, [inputs, { ...meta, call }], { arguments: { copy: true }, result: { copy: true }, timeout: limits.cpuMs });
       }
       if (result.state === "pending") {
         const settled = await Promise.race([settledPromise, this.whenDisposed()]);
@@ -249,6 +267,18 @@ function cleanStack(stack: string): string {
     .split("\n")
     .filter((line) => !line.includes("<isolated-vm boundary>") && !line.includes("node:") && !/\(\/|at \//.test(line))
     .join("\n");
+}
+
+/**
+ * An asynchronous host function's outcome as plain data: the isolate side turns a failure back into an Error. A
+ * rejected promise handed to isolated-vm could outlive the call that asked for it and go unhandled in the host.
+ */
+async function answer(work: () => Promise<unknown>): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 async function compile(isolate: ivm.Isolate, code: string, filename: string): Promise<ivm.Module> {

@@ -125,6 +125,33 @@ describe("running Workflow code in the sandbox", () => {
     fastSandbox.close();
   });
 
+  it("never lets work a call left behind act for the next call", async () => {
+    const code = `let leftover = null;
+      export default async (inputs, context) => {
+        if (inputs.first) { leftover = () => context.log("from the first call"); return { done: 1 }; }
+        leftover();
+        return { done: 2 };
+      };`;
+    const reused = new Sandbox({ instancesPerRevision: 1, syncBudgetMs: 0 });
+    const workflow = revision(code);
+    await reused.run(workflow, { first: true }, meta(), recordingHost());
+    const second = recordingHost();
+    const outcome = await reused.run(workflow, {}, meta(), second);
+    expect(outcome).toMatchObject({ ok: false, failure: "error", message: expect.stringContaining("the context is only usable during its own call") });
+    expect(second.logged).toEqual([]);
+    reused.close();
+  });
+
+  it("hides the service's internals even from a module's top-level code", async () => {
+    const code = "const seen = [typeof __fg_context, typeof __fg_settle, typeof __fg_log, typeof __fg_http]; export default () => ({ seen });";
+    expect(await sandbox.run(revision(code), {}, meta(), recordingHost())).toMatchObject({ ok: true, outputs: { seen: ["undefined", "undefined", "undefined", "undefined"] } });
+  });
+
+  it("reports running out of memory after an await as a memory failure, not a timeout", async () => {
+    const hog = revision("export default async () => { await null; const keep = []; while (true) keep.push(new Array(1e5).fill(Math.random())); }", { memoryMb: 16, cpuMs: 8000, timeoutMs: 8000 });
+    expect(await sandbox.run(hog, {}, meta(), recordingHost())).toMatchObject({ ok: false, failure: "memory" });
+  });
+
   it("keeps host objects out of reach", async () => {
     const attempts = [
       "this.constructor.constructor('return process')()",

@@ -30,6 +30,8 @@ const YAML = `sites:
       - { name: settings, method: GET, template: /settings, variableBar: { outputs: [settings] }, code: w/settings.js, anonymous: true }
       - { name: composite, method: GET, template: "/composite/{id}", variableBar: { inputs: [id], outputs: [inner] }, code: w/composite.js, anonymous: true }
       - { name: locked, method: GET, template: /locked, code: w/locked.js }
+      - { name: fanout, method: GET, template: /fanout, code: w/fanout.js, anonymous: true }
+      - { name: waits, method: GET, template: /waits, code: w/waits.js, anonymous: true }
 `;
 
 const FILES: Record<string, string> = {
@@ -58,6 +60,8 @@ const FILES: Record<string, string> = {
   "w/settings.js": "export default (inputs, context) => ({ settings: { ...context.settings, environment: context.environment } });",
   "w/composite.js": "export default async ({ id }, context) => ({ inner: await context.callWorkflow('annual', { year: id, extra: 'dropped' }) });",
   "w/locked.js": "export default () => ({});",
+  "w/fanout.js": "export default async (inputs, context) => { await Promise.all(Array.from({ length: 20 }, () => context.callWorkflow('waits', {}))); return {}; };",
+  "w/waits.js": "export default async (inputs, context) => { await context.http.request({ url: 'http://127.0.0.1:9/' }).catch(() => null); return {}; };",
 };
 
 let served: Served;
@@ -202,6 +206,12 @@ describe("flowgate serve: failures, context and activity logs", () => {
 
   it("lets a Workflow call another of its Site, passing only declared inputs", async () => {
     expect((await call(served.port, { host, path: "/composite/2023" })).json()).toEqual({ inner: { year: "2023", total: 20230 } });
+  });
+
+  it("bounds how many calls to other Workflows one call may run at once", async () => {
+    const answer = await call(served.port, { host, path: "/fanout" });
+    expect(answer.status).toBe(500);
+    expect((await served.logOf(answer.headers["x-flowgate-activity-id"] as string)).error).toContain("a call may have at most 8 calls to other Workflows running at once");
   });
 
   it("writes a Start Activity Log whose InitialisationXml names the environment used, and the finish", async () => {
