@@ -37,3 +37,16 @@ export class DnsFailure extends Error {
     );
   }
 }
+
+/**
+ * The changes of one apply, made safe to run in order: a name another Site takes in the same apply is neither
+ * removed nor cleared as a previous name, and removals go before additions.
+ */
+export function orderHostChanges(changes: readonly HostChange[]): HostChange[] {
+  const published = new Set(changes.flatMap((change) => (change.kind === "publish" ? [change.host] : [])));
+  const removals = changes.filter((change) => change.kind === "remove" && !published.has(change.host));
+  const publications = changes.flatMap((change) =>
+    change.kind === "publish" ? [change.previous !== null && published.has(change.previous) ? { ...change, previous: null } : change] : [],
+  );
+  return [...removals, ...publications];
+}

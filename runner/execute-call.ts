@@ -2,6 +2,7 @@
 // response, and the Start and finish entries of its activity log. Behind Kong and in `flowgate serve` alike.
 
 import type { ActivityLog, ActivityMessage, Revision, SettingValue } from "../store/model";
+import { settingMayRead } from "../store/model";
 import type { SiteSnapshot } from "../store/snapshot";
 import type { DispatchRecord } from "../plugins/flowgate/dispatch-record";
 import { buildInputs } from "../plugins/flowgate/variable-bar-inputs";
@@ -108,7 +109,13 @@ export async function executeCall(site: SiteSnapshot, record: DispatchRecord, re
     const [status, message] = failureAnswer(outcome);
     return finish(errorResponse(status, record.activityId, message), outcome.message);
   }
-  const response = buildResponse(revision.variableBar, runner.special, outcome.outputs);
+  let response: ReturnType<typeof buildResponse>;
+  try {
+    response = buildResponse(revision.variableBar, runner.special, outcome.outputs);
+  } catch (error) {
+    // Values that cross the sandbox but not into JSON, such as a BigInt or a cycle.
+    response = { ok: false, message: (error as Error).message };
+  }
   if (!response.ok) return finish(errorResponse(500, record.activityId, "The Workflow failed."), `the Workflow's outputs cannot be sent: ${response.message}`);
   return finish(response.response, null);
 }
@@ -132,7 +139,9 @@ function callContext(site: SiteSnapshot, environment: string, activityId: string
 
 /** `{ env: NAME }` settings are read now, from the runner's environment, so secrets never sit in the store. */
 function resolveSettings(settings: Readonly<Record<string, SettingValue>>, environment: NodeJS.ProcessEnv): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, value !== null && typeof value === "object" ? (environment[value.env] ?? null) : value]));
+  return Object.fromEntries(
+    Object.entries(settings).map(([name, value]) => [name, value !== null && typeof value === "object" ? (settingMayRead(value.env) ? (environment[value.env] ?? null) : null) : value]),
+  );
 }
 
 function hostServices(

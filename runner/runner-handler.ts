@@ -25,9 +25,14 @@ export interface RunnerOptions {
 /** Remembers the activity ids already served until their records expire, so a record works once. */
 export class ReplayGuard {
   private readonly seen = new Map<string, number>();
+  private sweptAt = 0;
 
   claim(activityId: string, expiresAt: number, now: number): boolean {
-    if (this.seen.size > 1000) for (const [id, expiry] of this.seen) if (expiry < now) this.seen.delete(id);
+    // Expired ids are swept at most once a second, so the cost per request does not grow with traffic.
+    if (now - this.sweptAt >= 1000) {
+      this.sweptAt = now;
+      for (const [id, expiry] of this.seen) if (expiry < now) this.seen.delete(id);
+    }
     if (this.seen.has(activityId)) return false;
     this.seen.set(activityId, expiresAt);
     return true;

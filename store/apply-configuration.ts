@@ -9,7 +9,7 @@ import type { Database, SqlExecutor } from "./database";
 import type { DesiredState, RevisionContent, SiteDefinition, StoredConfiguration, WorkflowDefinition } from "./model";
 import { PRODUCTION } from "./model";
 import { readDeployment, writeSettings, bumpConfigurationVersion } from "./queries/deployment";
-import { deleteSite, insertSite, listSites, updateSite } from "./queries/sites";
+import { deleteSite, insertSite, listSites, setSubdomain, updateSite } from "./queries/sites";
 import {
   deleteReleasesOutside,
   deleteWorkflow,
@@ -28,6 +28,7 @@ import { StoreRefusal } from "./store-refusal";
 import { hashPassword, verifyPassword } from "../plugins/flowgate/auth/secret-hash";
 import { siteHost } from "../plugins/flowgate/site-host";
 import type { HostChange } from "../dns/dns-provider";
+import { orderHostChanges } from "../dns/dns-provider";
 
 export interface Change {
   readonly action: "created" | "updated" | "removed" | "published";
@@ -61,6 +62,17 @@ export async function applyConfiguration(tx: SqlExecutor, dialect: Database["dia
   const sitesBefore = await listSites(tx);
   const before = { workflows: await listWorkflows(tx), revisions: await listRevisions(tx) };
   const published = new Map<string, Set<string>>();
+  // Removed Sites go first, and Sites changing subdomain step aside, so a subdomain can pass from one Site to
+  // another within one apply without breaking uniqueness on the way.
+  for (const stale of sitesBefore.filter((existing) => !desired.sites.some((site) => site.name.toLowerCase() === existing.name.toLowerCase()))) {
+    await deleteSite(tx, stale.id);
+    changes.push({ action: "removed", subject: `Site ${stale.name}`, detail: "with its Workflows, revisions and API keys" });
+    hostChanges.push({ kind: "remove", site: stale.name, host: hostBefore(stale) });
+  }
+  for (const stored of sitesBefore) {
+    const next = desired.sites.find((site) => site.name.toLowerCase() === stored.name.toLowerCase());
+    if (next && next.subdomain !== stored.subdomain) await setSubdomain(tx, stored.id, `~${stored.id}`);
+  }
   for (const site of desired.sites) {
     const stored = sitesBefore.find((existing) => existing.name.toLowerCase() === site.name.toLowerCase());
     const { workflows: _, ...definition } = site;
@@ -81,11 +93,6 @@ export async function applyConfiguration(tx: SqlExecutor, dialect: Database["dia
     const switchedOn = site.releaseManagement && stored !== undefined && !stored.releaseManagement;
     published.set(site.name, await applyWorkflows(tx, siteId, site, switchedOn, before, now, changes));
   }
-  for (const stale of sitesBefore.filter((existing) => !desired.sites.some((site) => site.name.toLowerCase() === existing.name.toLowerCase()))) {
-    await deleteSite(tx, stale.id);
-    changes.push({ action: "removed", subject: `Site ${stale.name}`, detail: "with its Workflows, revisions and API keys" });
-    hostChanges.push({ kind: "remove", site: stale.name, host: hostBefore(stale) });
-  }
 
   await applyUsers(tx, desired, now, changes);
   await applyApiKeys(tx, desired, now, changes);
@@ -94,7 +101,7 @@ export async function applyConfiguration(tx: SqlExecutor, dialect: Database["dia
     refuseNewOverlaps(await loadConfiguration(tx), published);
     await bumpConfigurationVersion(tx, dialect);
   }
-  return { changes, hostChanges };
+  return { changes, hostChanges: orderHostChanges(hostChanges) };
 }
 
 function siteDiffers(before: SiteDefinition, after: SiteDefinition): boolean {

@@ -67,6 +67,11 @@ export interface SiteDefinition {
 
 export type SettingValue = string | number | boolean | null | { readonly env: string };
 
+/** Whether a setting may read this environment variable: never Flowgate's own (the dispatch secret, the store URL). */
+export function settingMayRead(variable: string): boolean {
+  return !variable.toUpperCase().startsWith("FLOWGATE_");
+}
+
 export interface VariableBarDefinition {
   readonly inputs: readonly string[];
   readonly outputs: readonly string[];

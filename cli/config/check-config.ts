@@ -7,7 +7,7 @@ import type { ConfigDocument, DocumentPath } from "./load-document";
 import type { ConfigProblem } from "./config-error";
 import type { RawConfig, RawLimits, RawSecret, RawSite } from "./raw-config";
 import type { ApiKeyDefinition, DeploymentSettings, DesiredState, DesiredUser, DnsSettings, Limits, SiteDefinition, WorkflowDefinition } from "../../store/model";
-import { DEFAULT_LIMITS, PRODUCTION } from "../../store/model";
+import { DEFAULT_LIMITS, PRODUCTION, settingMayRead } from "../../store/model";
 import { baseDomainProblem, DEFAULT_BASE_DOMAINS, subdomainProblem } from "../../plugins/flowgate/site-host";
 import { checkTemplateAgainstVariableBar, DEFAULT_PROPERTY_PREFIX, specialProperties } from "../../plugins/flowgate/variable-bar";
 import { parseUriTemplate } from "../../plugins/flowgate/templates/uri-template";
@@ -134,6 +134,11 @@ function checkSettings(site: RawSite, environments: readonly string[], path: Doc
   const settings: Record<string, SiteDefinition["settings"][string]> = {};
   for (const [name, values] of Object.entries(site.settings)) {
     const environment = environments.find((known) => known.toLowerCase() === name.toLowerCase());
+    for (const [setting, value] of Object.entries(values)) {
+      if (value !== null && typeof value === "object" && !settingMayRead(value.env)) {
+        report([...path, "settings", name, setting, "env"], `settings may not read ${value.env}: variables starting FLOWGATE_ hold the service's own secrets`);
+      }
+    }
     if (environment) settings[environment] = values;
     else report([...path, "settings", name], `Site "${site.name}" has no environment "${name}" (it has ${environments.join(", ")})`);
   }

@@ -57,9 +57,15 @@ export function signWithTsig(message: packet.Packet, key: TsigKey, now: number =
 
 export type RecordTarget = { readonly type: "A" | "AAAA" | "CNAME"; readonly value: string };
 
-/** Deletes every record at each name of `clear`, then adds `host`'s record when given (RFC 2136, 2.5). */
+// The record types a Site's name is given; other records an operator keeps at the name (TXT, MX) are left alone.
+// Written as dns-packet's numbered types so the deletion carries empty data (RFC 2136, 2.5.2).
+const SITE_RECORD_TYPES = { A: 1, AAAA: 28, CNAME: 5 } as const;
+
+/** Deletes the address and alias records at each name of `clear`, then adds `host`'s record when given (RFC 2136, 2.5). */
 export function updateMessage(zone: string, clear: readonly string[], add: { host: string; target: RecordTarget; ttl: number } | null): packet.Packet {
-  const updates = clear.map((name) => ({ type: "ANY", class: "ANY", name, ttl: 0, data: Buffer.alloc(0) }) as unknown as packet.Answer);
+  const updates = clear.flatMap((name) =>
+    Object.values(SITE_RECORD_TYPES).map((type) => ({ type: `UNKNOWN_${type}`, class: "ANY", name, ttl: 0, data: Buffer.alloc(0) }) as unknown as packet.Answer),
+  );
   if (add) updates.push({ type: add.target.type, class: "IN", name: add.host, ttl: add.ttl, data: add.target.value } as packet.Answer);
   return { type: "query", id: randomInt(0, 65536), flags: UPDATE, questions: [{ type: "SOA", class: "IN", name: zone }], answers: [], authorities: updates, additionals: [] };
 }
@@ -77,14 +83,16 @@ export function exchange(server: DnsServer, message: Buffer, timeoutMs: number):
       socket.close();
       reject(new Error(`no answer from ${server.host}:${server.port} within ${timeoutMs} ms`));
     }, timeoutMs);
-    socket.on("message", (reply) => {
+    socket.on("message", (reply, sender) => {
+      // Only the server's own answer counts: a packet from anywhere else, or a query, is ignored.
+      if (sender.port !== server.port || sender.address !== server.host) return;
       let decoded: DnsReply;
       try {
         decoded = packet.decode(reply) as DnsReply;
       } catch {
         return;
       }
-      if (decoded.id !== id) return;
+      if (decoded.id !== id || decoded.type !== "response") return;
       clearTimeout(timer);
       socket.close();
       resolve(decoded);

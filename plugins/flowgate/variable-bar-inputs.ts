@@ -135,7 +135,8 @@ function keyValueBody(body: Uint8Array, media: MediaType | null): { ok: true; va
 
 /** Form fields keep their case (they name Variable Bar inputs); a repeated field gives a list. */
 function parseFormPairs(text: string): Record<string, string | string[]> | null {
-  const values: Record<string, string | string[]> = {};
+  // Without a prototype, fields named "constructor" or "__proto__" are fields like any other.
+  const values: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const pair of text.split("&")) {
     if (pair === "") continue;
     const equals = pair.indexOf("=");

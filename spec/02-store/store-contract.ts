@@ -107,10 +107,16 @@ export function storeContract(name: string, fixture: () => StoreFixture, options
     it("removes Sites, Workflows and users the file no longer has", async () => {
       await store.apply(desired([site("acme", [customers, orders]), site("globex", [orders])], { users: [{ name: "alice", password: { hash: "scrypt$32768$8$1$AAAA$BBBB" }, sites: "*" }] }));
       const report = await store.apply(desired([site("acme", [customers])]));
-      expect(report.changes.map((change) => `${change.action} ${change.subject}`)).toEqual(["removed Workflow acme/order", "removed Site globex", "removed user alice"]);
+      expect(report.changes.map((change) => `${change.action} ${change.subject}`)).toEqual(["removed Site globex", "removed Workflow acme/order", "removed user alice"]);
       const configuration = await store.configuration();
       expect(configuration.sites.map((stored) => stored.name)).toEqual(["acme"]);
       expect(configuration.users).toEqual([]);
+    });
+
+    it("lets Sites swap subdomains, and a new Site take a removed one's, in one apply", async () => {
+      await store.apply(desired([site("a", [customers]), site("b", [orders]), site("c", [])]));
+      await store.apply(desired([site("a", [customers], { subdomain: "b" }), site("b", [orders], { subdomain: "a" }), site("d", [], { subdomain: "c" })]));
+      expect((await store.configuration()).sites.map((stored) => `${stored.name}:${stored.subdomain}`)).toEqual(["a:b", "b:a", "d:c"]);
     });
 
     it("refuses a configuration whose live bindings overlap, and leaves the store untouched", async () => {

@@ -147,6 +147,13 @@ users:
     expect(result.ok && result.desired.users[0]!.password).toEqual({ plain: "pw" });
   });
 
+  it("refuses settings that would hand the service's own secrets to Workflows", () => {
+    const yaml = MINIMAL.replace("    workflows:", "    settings:\n      Production: { secret: { env: FLOWGATE_DISPATCH_SECRET }, fine: { env: SHOP_TOKEN } }\n    workflows:");
+    expect(problems(yaml)).toEqual([
+      "5:36: error: sites[0].settings.Production.secret.env: settings may not read FLOWGATE_DISPATCH_SECRET: variables starting FLOWGATE_ hold the service's own secrets",
+    ]);
+  });
+
   it("says when the file cannot be read", () => {
     const result = loadConfig("/nonexistent/flowgate.yaml", { resolveSecrets: false });
     expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual(["/nonexistent/flowgate.yaml:1:1: error: cannot read the file: ENOENT"]);

@@ -32,6 +32,7 @@ const YAML = `sites:
       - { name: locked, method: GET, template: /locked, code: w/locked.js }
       - { name: fanout, method: GET, template: /fanout, code: w/fanout.js, anonymous: true }
       - { name: waits, method: GET, template: /waits, code: w/waits.js, anonymous: true }
+      - { name: bigint, method: GET, template: /bigint, variableBar: { outputs: [big] }, code: w/bigint.js, anonymous: true }
 `;
 
 const FILES: Record<string, string> = {
@@ -61,6 +62,7 @@ const FILES: Record<string, string> = {
   "w/composite.js": "export default async ({ id }, context) => ({ inner: await context.callWorkflow('annual', { year: id, extra: 'dropped' }) });",
   "w/locked.js": "export default () => ({});",
   "w/fanout.js": "export default async (inputs, context) => { await Promise.all(Array.from({ length: 20 }, () => context.callWorkflow('waits', {}))); return {}; };",
+  "w/bigint.js": "export default () => ({ big: 10n ** 30n });",
   "w/waits.js": "export default async (inputs, context) => { await context.http.request({ url: 'http://127.0.0.1:9/' }).catch(() => null); return {}; };",
 };
 
@@ -109,7 +111,7 @@ describe("flowgate serve: payloads", () => {
     expect(json.status).toBe(200);
     const body = json.json();
     expect(body).toEqual({ orderId: "ord-7", quantity: 3, env: "Test", activity: json.headers["x-flowgate-activity-id"] });
-    const form = await call(served.port, { method: "POST", host, path: "/orders", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "customerId=9&quantity=2" });
+    const form = await call(served.port, { method: "POST", host, path: "/orders", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "constructor=x&__proto__=y&customerId=9&quantity=2" });
     expect(form.json()).toMatchObject({ orderId: "ord-9", quantity: "2", env: "Production" });
   });
 
@@ -190,6 +192,12 @@ describe("flowgate serve: failures, context and activity logs", () => {
     const answer = await call(served.port, { host, path: "/slow" });
     expect(answer.status).toBe(504);
     expect(answer.json().error).toBe("The Workflow ran past its time limit.");
+  });
+
+  it("answers outputs that cannot be written as JSON with 500, and still finishes the activity log", async () => {
+    const answer = await call(served.port, { host, path: "/bigint" });
+    expect(answer.status).toBe(500);
+    expect((await served.logOf(answer.headers["x-flowgate-activity-id"] as string)).error).toMatch(/^the Workflow's outputs cannot be sent: .*BigInt/);
   });
 
   it("refuses response headers that could split the response", async () => {

@@ -51,6 +51,15 @@ describe.runIf(availability.available)("DNS records follow flowgate apply (RFC 2
     expect(await knot!.addresses(`karoo.${ZA}`)).toEqual([]);
   });
 
+  it("keeps the record when a Site is renamed but keeps its subdomain", async () => {
+    const cli = cliIn(undefined, { FLOWGATE_DNS_KEY: knot!.secret });
+    const { file } = configFolder(yaml(knot!.port, [{ name: "old-name", subdomain: "steady" }]));
+    await cli.run("apply", file);
+    writeFileSync(file, yaml(knot!.port, [{ name: "new-name", subdomain: "steady" }]));
+    expect((await cli.run("apply", file)).code).toBe(EXIT.ok);
+    expect(await knot!.addresses(`steady.${GLOBAL}`)).toEqual(["203.0.113.10"]);
+  });
+
   it("saves nothing when the DNS update fails, and says so", async () => {
     const good = cliIn(undefined, { FLOWGATE_DNS_KEY: knot!.secret });
     const { file } = configFolder(yaml(knot!.port, [{ name: "first", subdomain: "first" }]));

@@ -58,3 +58,8 @@ export async function updateSite(tx: SqlExecutor, id: number, site: SiteDefiniti
 export async function deleteSite(tx: SqlExecutor, id: number): Promise<void> {
   await tx.run("DELETE FROM sites WHERE id = ?", [id]);
 }
+
+/** Moves a Site's subdomain aside within an apply; the apply sets the final one before it commits. */
+export async function setSubdomain(tx: SqlExecutor, id: number, subdomain: string): Promise<void> {
+  await tx.run("UPDATE sites SET subdomain = ? WHERE id = ?", [subdomain, id]);
+}

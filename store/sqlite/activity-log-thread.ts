@@ -31,13 +31,14 @@ export class SqliteActivityThread {
   private next = 0;
   /** Set when the thread has stopped; the store then starts another for the next batch. */
   stopped = false;
+  private closing = false;
 
   constructor(file: string) {
     this.worker = new Worker(WORKER, { eval: true, workerData: { file, sql: UPSERT_ACTIVITY_LOG, driver: require.resolve("better-sqlite3") } });
     this.worker.on("message", ({ id, error }: { id: number; error?: string }) => {
       const waiting = this.pending.get(id);
       this.pending.delete(id);
-      if (this.pending.size === 0) this.worker.unref();
+      if (this.pending.size === 0 && !this.closing) this.worker.unref();
       if (error) waiting?.reject(new Error(error));
       else waiting?.resolve();
     });
@@ -67,8 +68,14 @@ export class SqliteActivityThread {
   async close(): Promise<void> {
     if (this.stopped) return;
     // Held while it ends: an unreferenced thread would let the process exit before the ending completes.
+    this.closing = true;
     this.worker.ref();
-    while (this.pending.size > 0 && !this.stopped) await new Promise((resolve) => this.worker.once("message", resolve));
+    while (this.pending.size > 0 && !this.stopped) {
+      await new Promise((resolve) => {
+        this.worker.once("message", resolve);
+        this.worker.once("exit", resolve);
+      });
+    }
     await this.worker.terminate();
   }
 
