@@ -2,14 +2,11 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpResponse } from "./respond";
+import { flattenHeaders } from "../plugins/flowgate/request-headers";
 
 /** Header names lower-cased; repeated headers joined with ", " (Set-Cookie is a response header, so none is lost). */
 export function requestHeaders(request: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return headers;
+  return flattenHeaders(request.headers);
 }
 
 export function splitUrl(url: string): { path: string; query: string } {

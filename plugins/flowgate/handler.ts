@@ -11,6 +11,7 @@ import { DISPATCH_HEADER, signDispatch } from "./dispatch-record";
 import { errorResponse } from "./responses";
 import type { GatewayResponse } from "./responses";
 import { gatewayRuntime } from "./gateway-runtime";
+import { flattenHeaders } from "./request-headers";
 import type { FlowgatePluginConfig } from "./schema";
 
 /** The PDK calls this plugin makes, as kong-pdk exposes them. */
@@ -31,12 +32,6 @@ function mayCheckPassword(headers: Readonly<Record<string, string>>, query: stri
   return /^basic\b/i.test(headers.authorization ?? "") || /(^|&)auth=/i.test(query) || host.toLowerCase().startsWith("auth.");
 }
 
-function flatten(headers: Record<string, string | string[]>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  return flat;
-}
-
 export class FlowgateHandler {
   constructor(private readonly config: FlowgatePluginConfig = {}) {}
 
@@ -54,7 +49,7 @@ export class FlowgateHandler {
     const runtime = await gatewayRuntime(process.env, this.config.poll_interval_ms);
     const method = await kong.request.getMethod();
     const pathWithQuery = await kong.request.getPathWithQuery();
-    const headers = flatten(await kong.request.getHeaders());
+    const headers = flattenHeaders(await kong.request.getHeaders());
     const mark = pathWithQuery.indexOf("?");
     const path = mark === -1 ? pathWithQuery : pathWithQuery.slice(0, mark);
     const query = mark === -1 ? "" : pathWithQuery.slice(mark + 1);
